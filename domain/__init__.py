@@ -1,0 +1,7 @@
+"""The rules: game state, commands, decisions, dice, geometry and turn machines.
+
+Nothing here does I/O. A command is *decided* against the state (and may be
+refused with a `RuleViolation`); the resulting facts are *applied* by plain
+assignment. Each rule set lives in its own sub-package (`t9a`, `infinity`,
+`mageknight`, `w40k`) and never imports another.
+"""

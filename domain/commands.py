@@ -1,0 +1,60 @@
+"""Commands: what a player asks for, as validated pydantic models.
+
+A command is an imperative (`next_phase`, `arrive`, `use_stratagem`). It carries
+the issuing player in `by`. Script steps and the API both build commands.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Who = Literal["active", "reactor", "any"]
+
+
+class Command(BaseModel):
+    """Base of every command."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    #: Who may issue it: the active player, a player answering a window, anyone.
+    who: ClassVar[Who] = "active"
+    #: The kinds of reaction window this command answers ("aro", "stratagem", ...).
+    answers: ClassVar[tuple[str, ...]] = ()
+    #: Whether it may be issued while a window it does not answer is open.
+    ignores_windows: ClassVar[bool] = False
+
+    do: str
+    by: str = Field(min_length=1)
+
+    def ordered_units(self) -> tuple[str, ...]:
+        """The units this command gives orders to; each must belong to `by`."""
+        return ()
+
+    def record(self) -> dict[str, Any]:
+        """The command as stored in the log (`StepTaken.command`)."""
+        return self.model_dump(mode="json")
+
+
+class NextPhase(Command):
+    """Move on to the next phase of the turn (or out of a pre-game phase)."""
+
+    do: Literal["next_phase"] = "next_phase"
+
+
+class EndTurn(Command):
+    """End the active player's turn; the next player's turn begins."""
+
+    do: Literal["end_turn"] = "end_turn"
+
+
+class EndGame(Command):
+    """End the game now; end-of-game rules then apply."""
+
+    who: ClassVar[Who] = "any"
+    do: Literal["end_game"] = "end_game"
+    reason: str = "ended by command"
+
+
+CORE_COMMANDS: tuple[type[Command], ...] = (NextPhase, EndTurn, EndGame)

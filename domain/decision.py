@@ -1,0 +1,58 @@
+"""A decision in progress: the working state, the dice, and the facts so far.
+
+Rule code reads `d.state` and calls `d.emit(fact)`; each fact is applied to
+the working state at once, so later checks in the same decision see it. If the
+decision is refused, the caller throws the working state away.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from events.base import Fact
+from events.core import ClauseApplied, DiceRolled
+from domain.apply import apply
+from domain.dice import DiceSource
+from domain.state import GameState
+
+if TYPE_CHECKING:
+    from domain.ruleset import Ruleset
+
+
+class Decision:
+    """Collects the facts of one command as it is decided."""
+
+    def __init__(self, ruleset: Ruleset, state: GameState, dice: DiceSource) -> None:
+        self.ruleset = ruleset
+        self.state = state
+        self.dice = dice
+        self.facts: list[Fact] = []
+        #: The phase the machine moved to for this command (set by the gate).
+        self.dest: str = state.phase
+
+    def emit(self, *facts: Fact) -> None:
+        """Record facts and apply them to the working state."""
+        for fact in facts:
+            apply(self.state, fact)
+            self.facts.append(fact)
+
+    def roll(
+        self, purpose: str, count: int = 1, sides: int = 6, subject: str | None = None
+    ) -> tuple[int, ...]:
+        """Roll dice as a fact and return their values."""
+        values, source, first = self.dice.draw(count, sides)
+        self.emit(
+            DiceRolled(
+                purpose=purpose,
+                sides=sides,
+                values=values,
+                source=source,  # type: ignore[arg-type]
+                first_index=first,
+                subject=subject,
+            )
+        )
+        return values
+
+    def cite(self, rule: str, message: str) -> None:
+        """Note that a clause decided something on this (accepted) step."""
+        self.emit(ClauseApplied(rule=rule, message=message))

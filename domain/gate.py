@@ -1,0 +1,77 @@
+"""The decision gate: three questions, three kinds of answer.
+
+1. Is the step well formed? (`INPUT`)
+2. Is it allowed now: game over, reaction window, turn, ownership, phase? (`CORE-*`)
+3. Is it legal with these arguments? (the rule set's handler; a clause ID)
+
+`decide` returns the facts of an accepted command, starting with `StepTaken`,
+or raises `RuleViolation`. It works on the state it is given, which the caller
+must discard if the command is refused.
+"""
+
+from __future__ import annotations
+
+from events.base import Fact
+from events.core import StepTaken
+from domain.commands import Command
+from domain.decision import Decision
+from domain.dice import DiceSource
+from domain.errors import InputError, RuleViolation
+from domain.ruleset import Ruleset
+from domain.state import GameState
+from domain.turns import CORE_HANDLERS
+
+JUDGE = "judge"
+
+
+def decide(
+    ruleset: Ruleset, state: GameState, command: Command, dice: DiceSource
+) -> list[Fact]:
+    """Decide one command: the facts it produces, or a `RuleViolation`."""
+    check_allowed_now(ruleset, state, command)
+    d = Decision(ruleset, state, dice)
+    d.emit(
+        StepTaken(
+            step=state.step + 1,
+            by=command.by,
+            command=command.record(),
+            dice=tuple(dice.physical) if dice.physical is not None else None,
+        )
+    )
+    d.dest = ruleset.machine.fire(state, command.do, command)
+    handler = CORE_HANDLERS.get(type(command)) or ruleset.handlers.get(type(command))
+    if handler is None:
+        raise RuleViolation("CORE-PHASE", f"{command.do!r} has no rules yet in {ruleset.name}")
+    handler(d, command)
+    dice.check_all_used()
+    return d.facts
+
+
+def check_allowed_now(ruleset: Ruleset, state: GameState, command: Command) -> None:
+    """Gate 2: the command may be issued now, by this player, for these units."""
+    if command.by not in state.players and command.by != JUDGE:
+        raise InputError(f"{command.by!r} is not a player in this game")
+    if state.finished:
+        raise RuleViolation("CORE-GAME-OVER", "the game is over; no more commands")
+    window = state.reaction_window
+    if window is not None and window.kind not in command.answers and not command.ignores_windows:
+        raise RuleViolation(
+            "CORE-WINDOW-OPEN",
+            f"a {window.kind} reaction window is open; it must be answered first "
+            f"(waiting for: {', '.join(w for w in window.eligible if w not in window.declared)})",
+        )
+    if command.answers and (window is None or window.kind not in command.answers):
+        raise RuleViolation(
+            "CORE-NO-WINDOW", f"{command.do!r} answers a reaction window, and none is open"
+        )
+    if command.who == "active" and command.by != state.active_player:
+        raise RuleViolation(
+            "CORE-NOT-YOUR-TURN",
+            f"it is {state.active_player}'s turn; {command.by} cannot {command.do}",
+        )
+    for unit_id in command.ordered_units():
+        unit = state.unit(unit_id)
+        if unit.owner != command.by:
+            raise RuleViolation(
+                "CORE-OWNER", f"{unit_id} belongs to {unit.owner}; {command.by} cannot order it"
+            )

@@ -1,0 +1,560 @@
+"""Board geometry: footprints, exact distances, arcs, paths and obstacle queries.
+
+Conventions (fixed by the rules contract):
+
+* Lengths are in inches. The origin is the board's bottom-left corner, x grows to the
+  right and y grows upwards.
+* Angles are in degrees, counter-clockwise from +x: ``facing=90`` points towards +y.
+* A :class:`Rect` is centred on ``(x, y)``; ``width`` runs along its front edge and
+  ``depth`` from front to back. A :class:`Disc` is a round base of ``diameter``.
+* The distance between two objects is the distance between the closest points of
+  their shapes. Round bases are true circles: every distance involving a disc is
+  computed analytically (distance to the centre minus the radius, clamped at 0),
+  never from the polygon approximation. Comparisons use the tolerance :data:`EPS`,
+  so an exact 8.0" counts as "within 8"" and not as "more than 8"".
+* The front arc is the closed half-plane in front of the line through the centre,
+  perpendicular to the facing; the rear arc is the other closed half-plane. Points
+  exactly on that line (within :data:`EPS`) are in *both* arcs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TypeAlias
+
+import shapely
+from shapely.geometry import LineString, MultiPoint, Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
+
+__all__ = [
+    "DISC_QUAD_SEGS",
+    "EPS",
+    "Disc",
+    "Footprint",
+    "Obstacles",
+    "Point2",
+    "Rect",
+    "Shape",
+    "board_polygon",
+    "distance",
+    "front_arc_polygon",
+    "has_clear_line",
+    "heading_vector",
+    "in_front_arc",
+    "in_rear_arc",
+    "is_anything_between",
+    "is_anything_between_hull",
+    "is_more_than",
+    "is_on_board_edge",
+    "is_wholly_on_board",
+    "is_within",
+    "path_crosses",
+    "path_length",
+    "path_min_distance",
+    "polygon_from_points",
+    "rear_arc_polygon",
+    "segment",
+    "sweep_hull",
+    "to_geometry",
+    "wholly_in_front_arc",
+    "wholly_in_rear_arc",
+]
+
+EPS = 1e-6
+"""Tolerance for every distance / side-of-line comparison, in inches."""
+
+DISC_QUAD_SEGS = 32
+"""Segments per quarter circle of a disc's polygon approximation (drawing/intersection only)."""
+
+Point2: TypeAlias = tuple[float, float]
+
+_EXACT_HEADINGS: dict[float, Point2] = {
+    0.0: (1.0, 0.0),
+    90.0: (0.0, 1.0),
+    180.0: (-1.0, 0.0),
+    270.0: (0.0, -1.0),
+}
+
+
+def heading_vector(facing: float) -> Point2:
+    """Unit vector ``(dx, dy)`` for a facing in degrees (exact for multiples of 90)."""
+    exact = _EXACT_HEADINGS.get(float(facing) % 360.0)
+    if exact is not None:
+        return exact
+    rad = math.radians(facing)
+    return (math.cos(rad), math.sin(rad))
+
+
+def _check_finite(**values: float) -> None:
+    for name, value in values.items():
+        if not math.isfinite(value):
+            raise ValueError(f"{name} must be finite, got {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    """Rectangular footprint centred on ``(x, y)``; ``width`` along the front edge."""
+
+    x: float
+    y: float
+    width: float
+    depth: float
+    facing: float
+
+    def __post_init__(self) -> None:
+        _check_finite(x=self.x, y=self.y, width=self.width, depth=self.depth, facing=self.facing)
+        if self.width <= 0 or self.depth <= 0:
+            raise ValueError(f"width and depth must be > 0, got {self.width}, {self.depth}")
+
+    @property
+    def centre(self) -> Point2:
+        """Centre point."""
+        return (self.x, self.y)
+
+    @property
+    def corners(self) -> tuple[Point2, Point2, Point2, Point2]:
+        """Corners: front-left, front-right, rear-right, rear-left."""
+        return _rect_corners(self)
+
+    @property
+    def front_edge(self) -> tuple[Point2, Point2]:
+        """Front edge as (front-left, front-right)."""
+        fl, fr, _, _ = self.corners
+        return (fl, fr)
+
+    @property
+    def rear_edge(self) -> tuple[Point2, Point2]:
+        """Rear edge as (rear-right, rear-left)."""
+        _, _, rr, rl = self.corners
+        return (rr, rl)
+
+    @property
+    def polygon(self) -> Polygon:
+        """Exact shapely polygon of the footprint (cached)."""
+        return _rect_polygon(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Disc:
+    """Round base centred on ``(x, y)`` with the given ``diameter``."""
+
+    x: float
+    y: float
+    diameter: float
+    facing: float = 0.0
+
+    def __post_init__(self) -> None:
+        _check_finite(x=self.x, y=self.y, diameter=self.diameter, facing=self.facing)
+        if self.diameter <= 0:
+            raise ValueError(f"diameter must be > 0, got {self.diameter}")
+
+    @property
+    def centre(self) -> Point2:
+        """Centre point."""
+        return (self.x, self.y)
+
+    @property
+    def radius(self) -> float:
+        """Half the diameter."""
+        return self.diameter / 2.0
+
+    @property
+    def polygon(self) -> Polygon:
+        """Inscribed polygon approximation (drawing/intersection only; cached).
+
+        Never used for distances, which are exact for discs.
+        """
+        return _disc_polygon(self)
+
+
+Footprint: TypeAlias = Rect | Disc
+Shape: TypeAlias = Rect | Disc | Point2 | BaseGeometry
+"""Anything :func:`distance` accepts: a footprint, an ``(x, y)`` tuple or a shapely geometry."""
+
+
+@lru_cache(maxsize=8192)
+def _rect_corners(rect: Rect) -> tuple[Point2, Point2, Point2, Point2]:
+    hx, hy = heading_vector(rect.facing)
+    lx, ly = -hy, hx  # left of the heading
+    fx, fy = hx * rect.depth / 2.0, hy * rect.depth / 2.0
+    sx, sy = lx * rect.width / 2.0, ly * rect.width / 2.0
+    x, y = rect.x, rect.y
+    return (
+        (x + fx + sx, y + fy + sy),
+        (x + fx - sx, y + fy - sy),
+        (x - fx - sx, y - fy - sy),
+        (x - fx + sx, y - fy + sy),
+    )
+
+
+@lru_cache(maxsize=8192)
+def _rect_polygon(rect: Rect) -> Polygon:
+    return Polygon(_rect_corners(rect))
+
+
+@lru_cache(maxsize=8192)
+def _disc_polygon(disc: Disc) -> Polygon:
+    return Point(disc.x, disc.y).buffer(disc.radius, quad_segs=DISC_QUAD_SEGS)
+
+
+def _as_point(value: Point2) -> Point2:
+    x, y = value
+    return (float(x), float(y))
+
+
+def _centre_of(value: Footprint | Point2) -> Point2:
+    if isinstance(value, Rect | Disc):
+        return value.centre
+    return _as_point(value)
+
+
+def to_geometry(shape: Shape) -> BaseGeometry:
+    """Shapely geometry for a shape (a disc becomes its polygon approximation)."""
+    if isinstance(shape, Rect | Disc):
+        return shape.polygon
+    if isinstance(shape, tuple):
+        return Point(_as_point(shape))
+    return shape
+
+
+def _line(points: Sequence[Point2]) -> BaseGeometry:
+    """LineString through the points; a single point (or repeated points) becomes a Point."""
+    pts = [_as_point(p) for p in points]
+    if not pts:
+        raise ValueError("a path needs at least one point")
+    if all(p == pts[0] for p in pts):
+        return Point(pts[0])
+    return LineString(pts)
+
+
+# --------------------------------------------------------------------------- distances
+
+
+def distance(a: Shape, b: Shape) -> float:
+    """Distance between the closest points of ``a`` and ``b`` (0 if they overlap).
+
+    Exact for discs: ``max(0, distance(centre, other) - radius)``.
+    """
+    if isinstance(a, Disc):
+        return max(0.0, distance(a.centre, b) - a.radius)
+    if isinstance(b, Disc):
+        return max(0.0, distance(a, b.centre) - b.radius)
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        (ax, ay), (bx, by) = _as_point(a), _as_point(b)
+        return math.hypot(bx - ax, by - ay)
+    return float(to_geometry(a).distance(to_geometry(b)))
+
+
+def is_within(a: Shape, b: Shape, d: float) -> bool:
+    """True if ``distance(a, b) <= d`` (with :data:`EPS` tolerance)."""
+    return distance(a, b) <= d + EPS
+
+
+def is_more_than(a: Shape, b: Shape, d: float) -> bool:
+    """True if ``distance(a, b) > d`` beyond :data:`EPS`; always ``not is_within(a, b, d)``."""
+    return not is_within(a, b, d)
+
+
+# --------------------------------------------------------------------------- arcs
+
+
+def _dot_range(observer: Footprint, target: Shape) -> tuple[float, float]:
+    """Min and max of ``dot(p - centre, heading)`` over all points ``p`` of the target."""
+    cx, cy = observer.centre
+    hx, hy = heading_vector(observer.facing)
+    if isinstance(target, Disc):
+        d = (target.x - cx) * hx + (target.y - cy) * hy
+        return (d - target.radius, d + target.radius)
+    if isinstance(target, tuple):
+        px, py = _as_point(target)
+        d = (px - cx) * hx + (py - cy) * hy
+        return (d, d)
+    # A linear function over a polygon/line reaches its extremes at vertices.
+    pts: Sequence[Point2]
+    if isinstance(target, Rect):
+        pts = target.corners
+    else:
+        coords = shapely.get_coordinates(target)
+        if len(coords) == 0:
+            raise ValueError("empty geometry has no arc position")
+        dots = (coords[:, 0] - cx) * hx + (coords[:, 1] - cy) * hy
+        return (float(dots.min()), float(dots.max()))
+    dots_list = [(px - cx) * hx + (py - cy) * hy for px, py in pts]
+    return (min(dots_list), max(dots_list))
+
+
+def in_front_arc(observer: Footprint, target: Shape) -> bool:
+    """True if any part of ``target`` lies in the observer's front half-plane.
+
+    The half-plane is closed: a point exactly on the line through the centre
+    (perpendicular to the facing) is in the front arc *and* in the rear arc.
+    """
+    return _dot_range(observer, target)[1] >= -EPS
+
+
+def in_rear_arc(observer: Footprint, target: Shape) -> bool:
+    """True if any part of ``target`` lies in the observer's (closed) rear half-plane."""
+    return _dot_range(observer, target)[0] <= EPS
+
+
+def wholly_in_front_arc(observer: Footprint, target: Shape) -> bool:
+    """True if every part of ``target`` lies in the observer's (closed) front half-plane."""
+    return _dot_range(observer, target)[0] >= -EPS
+
+
+def wholly_in_rear_arc(observer: Footprint, target: Shape) -> bool:
+    """True if every part of ``target`` lies in the observer's (closed) rear half-plane."""
+    return _dot_range(observer, target)[1] <= EPS
+
+
+def _half_plane_box(observer: Footprint, reach: float, sign: float) -> Polygon:
+    if reach <= 0:
+        raise ValueError(f"reach must be > 0, got {reach}")
+    cx, cy = observer.centre
+    hx, hy = heading_vector(observer.facing)
+    hx, hy = hx * sign * reach, hy * sign * reach
+    lx, ly = -hy, hx  # perpendicular, same length
+    return Polygon(
+        [
+            (cx + lx, cy + ly),
+            (cx + lx + hx, cy + ly + hy),
+            (cx - lx + hx, cy - ly + hy),
+            (cx - lx, cy - ly),
+        ]
+    )
+
+
+def front_arc_polygon(observer: Footprint, reach: float) -> Polygon:
+    """The front half-plane clipped to a box: ``reach`` ahead and ``reach`` to each side.
+
+    Exact representation of the arc for anything within ``reach`` of the centre line
+    (use a reach at least the board diagonal for intersection tests). For point/footprint
+    membership prefer :func:`in_front_arc`.
+    """
+    return _half_plane_box(observer, reach, 1.0)
+
+
+def rear_arc_polygon(observer: Footprint, reach: float) -> Polygon:
+    """The rear half-plane clipped to a box; see :func:`front_arc_polygon`."""
+    return _half_plane_box(observer, reach, -1.0)
+
+
+# --------------------------------------------------------------------------- paths
+
+
+def path_length(points: Sequence[Point2]) -> float:
+    """Total length of the polyline through ``points`` (0 for fewer than two points)."""
+    return math.fsum(
+        math.hypot(bx - ax, by - ay) for (ax, ay), (bx, by) in itertools.pairwise(points)
+    )
+
+
+def path_crosses(points: Sequence[Point2], geom: Shape) -> bool:
+    """True if the polyline enters the *interior* of ``geom``.
+
+    Touching the boundary only (grazing, running along an edge, ending on it) is
+    allowed: ``path.intersects(geom) and not path.touches(geom)``. For a :class:`Disc`
+    this is exact: the path crosses iff it comes closer than ``radius - EPS`` to the
+    centre.
+    """
+    path = _line(points)
+    if isinstance(geom, Disc):
+        return float(path.distance(Point(geom.centre))) < geom.radius - EPS
+    g = to_geometry(geom)
+    return bool(path.intersects(g)) and not bool(path.touches(g))
+
+
+def path_min_distance(points: Sequence[Point2], target: Shape) -> float:
+    """Closest approach of the polyline to ``target`` (exact for discs)."""
+    return distance(_line(points), target)
+
+
+# --------------------------------------------------------------------------- obstacles
+
+
+class Obstacles:
+    """Immutable spatial index of obstacle geometries, keyed by string id.
+
+    Query results are sorted and de-duplicated, so they never depend on the order
+    the obstacles were given in. An id may appear more than once (several pieces).
+    """
+
+    __slots__ = ("_geoms", "_ids", "_tree")
+
+    def __init__(self, items: Iterable[tuple[str, BaseGeometry | Rect | Disc]]) -> None:
+        pairs = sorted(((oid, to_geometry(g)) for oid, g in items), key=lambda p: p[0])
+        self._ids: tuple[str, ...] = tuple(oid for oid, _ in pairs)
+        self._geoms: tuple[BaseGeometry, ...] = tuple(g for _, g in pairs)
+        self._tree = shapely.STRtree(list(self._geoms))
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """Distinct obstacle ids, sorted."""
+        return tuple(sorted(set(self._ids)))
+
+    def geometries(self, oid: str) -> tuple[BaseGeometry, ...]:
+        """All geometries registered under ``oid``."""
+        return tuple(g for i, g in zip(self._ids, self._geoms, strict=True) if i == oid)
+
+    def blocking_ids(self, geom: Shape, *, ignore: Iterable[str] = ()) -> list[str]:
+        """Sorted ids whose geometry intersects ``geom`` (touching counts), minus ``ignore``."""
+        if not self._ids:
+            return []
+        skip = frozenset(ignore)
+        hits = self._tree.query(to_geometry(geom), predicate="intersects")
+        return sorted({self._ids[int(i)] for i in hits} - skip)
+
+    def is_clear(self, geom: Shape, *, ignore: Iterable[str] = ()) -> bool:
+        """True if no obstacle (other than ``ignore``) intersects ``geom``."""
+        return not self.blocking_ids(geom, ignore=ignore)
+
+
+def segment(a: Footprint | Point2, b: Footprint | Point2) -> BaseGeometry:
+    """Segment between two points or footprint centres (a Point if they coincide)."""
+    return _line([_centre_of(a), _centre_of(b)])
+
+
+def sweep_hull(footprint: Footprint, point: Point2) -> Polygon:
+    """Convex hull of the footprint's polygon plus ``point``.
+
+    Covers every segment from any point of the footprint to ``point``.
+    """
+    coords = [*footprint.polygon.exterior.coords, _as_point(point)]
+    hull: Polygon = MultiPoint(coords).convex_hull
+    return hull
+
+
+def is_anything_between(
+    a: Footprint | Point2,
+    b: Footprint | Point2,
+    obstacles: Obstacles,
+    *,
+    ignore: Iterable[str] = (),
+) -> list[str]:
+    """Sorted ids of obstacles intersecting the segment between ``a`` and ``b``.
+
+    ``a``/``b`` are points or footprints (their centres are used). Touching counts,
+    including an obstacle that only touches an endpoint, so callers must pass the ids
+    of the units/objects at the ends (e.g. the moving unit itself) in ``ignore``.
+    """
+    return obstacles.blocking_ids(segment(a, b), ignore=ignore)
+
+
+def is_anything_between_hull(
+    footprint: Footprint,
+    point: Point2,
+    obstacles: Obstacles,
+    *,
+    ignore: Iterable[str] = (),
+) -> list[str]:
+    """Sorted ids of obstacles between any point of ``footprint`` and ``point``.
+
+    Uses :func:`sweep_hull`; touching counts, so pass the footprint's own id in ``ignore``.
+    """
+    return obstacles.blocking_ids(sweep_hull(footprint, point), ignore=ignore)
+
+
+def _target_samples(origin: Point2, target: Footprint, samples: int) -> list[Point2]:
+    """Sample points of a target's outline, most promising first."""
+    pts: list[Point2] = [target.centre]
+    if isinstance(target, Disc):
+        cx, cy, r = target.x, target.y, target.radius
+        ox, oy = origin
+        d = math.hypot(ox - cx, oy - cy)
+        if d > 0:
+            base = math.atan2(oy - cy, ox - cx)
+            pts.append((cx + r * math.cos(base), cy + r * math.sin(base)))  # nearest point
+            if d > r:
+                # Tangent points: the extreme lines of sight that still reach the disc.
+                alpha = math.acos(r / d)
+                for ang in (base + alpha, base - alpha):
+                    pts.append((cx + r * math.cos(ang), cy + r * math.sin(ang)))
+        for k in range(samples):
+            ang = 2.0 * math.pi * k / samples
+            pts.append((cx + r * math.cos(ang), cy + r * math.sin(ang)))
+        return pts
+    corners = target.corners
+    per_edge = max(1, samples // 4)
+    for i, (ax, ay) in enumerate(corners):
+        bx, by = corners[(i + 1) % 4]
+        for k in range(per_edge):
+            t = k / per_edge
+            pts.append((ax + (bx - ax) * t, ay + (by - ay) * t))
+    return pts
+
+
+def has_clear_line(
+    a_point: Point2,
+    target: Footprint,
+    obstacles: Obstacles,
+    *,
+    ignore: Iterable[str] = (),
+    samples: int = 16,
+) -> bool:
+    """Is there a straight segment from ``a_point`` to some point of ``target`` that no
+    obstacle (other than ``ignore``) intersects?
+
+    Sampling approximation: tries the centre and ``samples`` points on the outline
+    (for a :class:`Rect` the 4 corners plus evenly spaced edge points; for a :class:`Disc`
+    evenly spaced points plus the nearest point and the two exact tangent points seen
+    from ``a_point``). Touching an obstacle blocks the segment; pass the target's own
+    id (and the shooter's) in ``ignore``.
+    """
+    if samples < 4:
+        raise ValueError(f"samples must be >= 4, got {samples}")
+    origin = _as_point(a_point)
+    skip = frozenset(ignore)
+    return any(
+        obstacles.is_clear(_line([origin, p]), ignore=skip)
+        for p in _target_samples(origin, target, samples)
+    )
+
+
+# --------------------------------------------------------------------------- board
+
+
+def polygon_from_points(points: Sequence[Point2]) -> Polygon:
+    """Polygon from its outline points (at least three; closing point optional)."""
+    if len(points) < 3:
+        raise ValueError("a polygon needs at least three points")
+    return Polygon([_as_point(p) for p in points])
+
+
+def board_polygon(width: float, height: float) -> Polygon:
+    """The board rectangle ``[0, width] x [0, height]``."""
+    return box(0.0, 0.0, width, height)
+
+
+def is_wholly_on_board(shape: Footprint | Point2, width: float, height: float) -> bool:
+    """True if every part of the shape lies on the board (edges allowed, :data:`EPS` slack).
+
+    Exact for discs (centre ± radius against the edges).
+    """
+    if isinstance(shape, Disc):
+        r = shape.radius
+        xs: Sequence[float] = (shape.x - r, shape.x + r)
+        ys: Sequence[float] = (shape.y - r, shape.y + r)
+    elif isinstance(shape, Rect):
+        xs = [px for px, _ in shape.corners]
+        ys = [py for _, py in shape.corners]
+    else:
+        px, py = _as_point(shape)
+        xs, ys = (px,), (py,)
+    return (
+        min(xs) >= -EPS and max(xs) <= width + EPS and min(ys) >= -EPS and max(ys) <= height + EPS
+    )
+
+
+def is_on_board_edge(point: Point2, width: float, height: float) -> bool:
+    """True if the point is on the board and within :data:`EPS` of one of its edges."""
+    x, y = _as_point(point)
+    if not is_wholly_on_board((x, y), width, height):
+        return False
+    return min(abs(x), abs(width - x), abs(y), abs(height - y)) <= EPS

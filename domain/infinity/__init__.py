@@ -1,0 +1,5 @@
+"""Infinity N4 (ruleset `infinity-n4`): Cautious Movement (CAU) on a minimal N4 core."""
+
+from domain.infinity.rules import Infinity
+
+__all__ = ["Infinity"]

@@ -1,0 +1,142 @@
+"""Turn machines: a rule set's phases and the commands each allows, as a table.
+
+One `transitions.Machine` per rule set is built at import and shared; it never
+lives in the aggregate. To ask it something, a short-lived `Cursor` is put in
+the phase recorded by the state, asked (`may_<command>`) or fired, then
+removed. Trigger names are command names, so the table doubles as the list of
+what each phase allows; a command allowed without a phase change is an
+internal row (`dest: None`). Conditions are named predicates on the cursor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from itertools import pairwise
+from typing import Any
+
+from transitions import Machine, MachineError
+from transitions.extensions.diagrams import GraphMachine
+
+from domain.errors import RuleViolation
+from domain.state import GameState
+
+Row = dict[str, Any]
+GAME_OVER = "game_over"
+
+
+class Cursor:
+    """A throwaway model the machine moves; rule sets add predicate methods."""
+
+    def __init__(self, state: GameState, command: object = None) -> None:
+        self.game = state
+        self.command = command
+        self.phase = state.phase
+
+
+def turn_rows(phases: Sequence[str], *, before: Sequence[str] = ()) -> list[Row]:
+    """The core rows: `next_phase` walks the phases, `end_turn` ends the turn
+    from any phase, `end_game` ends the game from anywhere.
+
+    `before` are phases played once before the first turn (e.g. deployment);
+    `next_phase` from the last of them starts the first turn.
+    """
+    order = [*before, *phases]
+    rows: list[Row] = [
+        {"trigger": "next_phase", "source": a, "dest": b} for a, b in pairwise(order)
+    ]
+    rows += [{"trigger": "end_turn", "source": p, "dest": phases[0]} for p in phases]
+    rows += [{"trigger": "end_game", "source": p, "dest": GAME_OVER} for p in order]
+    return rows
+
+
+def allow(command: str, phases: Sequence[str], **extra: Any) -> list[Row]:
+    """Internal rows: `command` is allowed in each of `phases` (no phase change)."""
+    return [{"trigger": command, "source": p, "dest": None, **extra} for p in phases]
+
+
+class TurnMachine:
+    """A rule set's shared phase machine, asked through short-lived cursors."""
+
+    def __init__(
+        self,
+        name: str,
+        phases: Sequence[str],
+        rows: Sequence[Row],
+        *,
+        before: Sequence[str] = (),
+        cursor_type: type[Cursor] = Cursor,
+    ) -> None:
+        self.name = name
+        self.phases = tuple(phases)
+        self.before = tuple(before)
+        self.states = [*before, *phases, GAME_OVER]
+        self.rows = list(rows)
+        self.cursor_type = cursor_type
+        self.machine = Machine(
+            model=None,
+            states=self.states,
+            transitions=self.rows,
+            initial=self.states[0],
+            auto_transitions=False,
+            model_attribute="phase",
+        )
+        self.commands = sorted({row["trigger"] for row in self.rows})
+
+    @contextmanager
+    def cursor(self, state: GameState, command: object = None) -> Iterator[Cursor]:
+        """A cursor standing in the state's phase, removed again afterwards."""
+        cursor = self.cursor_type(state, command)
+        self.machine.add_model(cursor, initial=state.phase)
+        try:
+            yield cursor
+        finally:
+            self.machine.remove_model(cursor)
+
+    def allows(self, state: GameState, command: str, payload: object = None) -> bool:
+        """Does the table allow `command` now (phase and conditions)?"""
+        if command not in self.commands:
+            return False
+        with self.cursor(state, payload) as cursor:
+            return bool(getattr(cursor, f"may_{command}")())
+
+    def fire(self, state: GameState, command: str, payload: object = None) -> str:
+        """Fire `command`; return the phase it leads to (the same one if internal).
+
+        A command the table does not allow raises `RuleViolation("CORE-PHASE")`.
+        """
+        if command not in self.commands:
+            raise RuleViolation(
+                "CORE-PHASE", f"{command!r} is not a command of the {self.name} rule set"
+            )
+        with self.cursor(state, payload) as cursor:
+            try:
+                moved = getattr(cursor, command)()
+            except MachineError:
+                moved = False
+            if not moved:
+                raise RuleViolation(
+                    "CORE-PHASE",
+                    f"{command!r} is not allowed in the {state.phase} phase",
+                )
+            return str(cursor.phase)
+
+    def mermaid(self) -> str:
+        """The table drawn as a Mermaid state diagram."""
+        graph = GraphMachine(
+            model=None,
+            states=self.states,
+            transitions=[{k: v for k, v in r.items() if k != "after"} for r in self.rows],
+            initial=self.states[0],
+            auto_transitions=False,
+            graph_engine="mermaid",
+            title=f"{self.name} turn machine",
+            show_conditions=True,
+        )
+
+        class _Model:
+            pass
+
+        model = _Model()
+        graph.add_model(model)
+        return str(model.get_graph().draw(None))  # type: ignore[attr-defined]

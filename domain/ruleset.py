@@ -1,0 +1,187 @@
+"""What every rule set provides, and the registry that finds one by name.
+
+A rule set is declared as data plus small hooks (python-chess variants,
+OpenSpiel games): its state and unit types, its command types, its turn
+machine, its handlers (one per command type) and its start-of-phase,
+end-of-phase and end-of-game hooks. The shared decision gate is in
+`domain.gate`; turn flow in `domain.turns`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ValidationError
+
+from events.base import Fact
+from events.core import Board, GameStarted, TerrainPiece, UnitFielded
+from domain.commands import CORE_COMMANDS, Command
+from domain.decision import Decision
+from domain.errors import InputError, ScriptError
+from domain.machine import TurnMachine
+from domain.state import GameState
+
+Handler = Callable[[Decision, Any], None]
+
+
+class Setup(BaseModel):
+    """A new game's set-up, as a script or API call gives it."""
+
+    ruleset: str
+    variant: str | None = None
+    seed: int = 0
+    board: Board
+    terrain: tuple[TerrainPiece, ...] = ()
+    players: tuple[str, ...]
+    units: tuple[dict[str, Any], ...] = ()
+    options: dict[str, Any] = {}
+
+
+class Ruleset:
+    """Base of every rule set. Subclasses fill in the class attributes."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    state_type: ClassVar[type[GameState]]
+    machine: ClassVar[TurnMachine]
+    #: Commands besides the core ones (`next_phase`, `end_turn`, `end_game`).
+    commands: ClassVar[tuple[type[Command], ...]] = ()
+    #: The last round; ending its last player turn ends the game.
+    last_round: ClassVar[int]
+    #: Options a script may set, with their defaults.
+    default_options: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self) -> None:
+        self.handlers: dict[type[Command], Handler] = {}
+        self.command_types: dict[str, type[Command]] = {
+            c.model_fields["do"].default: c for c in (*CORE_COMMANDS, *self.commands)
+        }
+
+    # -- set-up -------------------------------------------------------------
+    def start_phase(self) -> tuple[int, str]:
+        """The round and phase the game starts in (a pre-game phase is round 0)."""
+        if self.machine.before:
+            return 0, self.machine.before[0]
+        return 1, self.machine.phases[0]
+
+    def initial_state(self, started: GameStarted) -> GameState:
+        """The state a `GameStarted` fact creates (before any unit is fielded)."""
+        from domain.apply import new_player_states
+
+        round_, phase = self.start_phase()
+        options = {**self.default_options, **started.options}
+        return self.state_type(
+            ruleset=started.ruleset,
+            variant=started.variant,
+            board=started.board,
+            terrain=list(started.terrain),
+            players=list(started.players),
+            options=options,
+            player_state=new_player_states(list(started.players), int(options.get("cp", 0))),
+            round=round_,
+            active_player=started.players[0],
+            phase=phase,
+            seed_commitment=started.seed_commitment,
+        )
+
+    def setup_facts(self, setup: Setup) -> list[Fact]:
+        """The facts that field the script's units (after `GameStarted`).
+
+        Each unit is validated by the rule set's unit model; a bad unit makes
+        the whole script malformed (`ScriptError`).
+        """
+        facts: list[Fact] = []
+        seen: set[str] = set()
+        for index, raw in enumerate(setup.units):
+            try:
+                unit = self.state_type.unit_model.model_validate(raw)
+            except ValidationError as error:
+                raise ScriptError(f"units[{index}]: {first_error(error)}") from None
+            if unit.id in seen:
+                raise ScriptError(f"units[{index}]: duplicate unit id {unit.id!r}")
+            if unit.owner not in setup.players:
+                raise ScriptError(f"units[{index}]: owner {unit.owner!r} is not a player")
+            seen.add(unit.id)
+            facts.append(UnitFielded(unit=unit.model_dump(mode="json")))
+        return facts
+
+    def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Reject unknown options; fill in defaults."""
+        unknown = sorted(set(options) - set(self.default_options))
+        if unknown:
+            raise ScriptError(f"unknown option(s) for {self.name}: {', '.join(unknown)}")
+        return {**self.default_options, **options}
+
+    # -- commands -----------------------------------------------------------
+    def parse_command(self, data: dict[str, Any]) -> Command:
+        """Build a command from a step's data, or raise an INPUT error."""
+        name = data.get("do")
+        command_type = self.command_types.get(str(name))
+        if command_type is None:
+            known = ", ".join(sorted(self.command_types))
+            raise InputError(f"unknown command {name!r} for {self.name}; known: {known}")
+        try:
+            return command_type.model_validate(data)
+        except ValidationError as error:
+            raise InputError(f"bad {name} step: {first_error(error)}") from None
+
+    def handle(self, command_type: type[Command]) -> Callable[[Handler], Handler]:
+        """Decorator: register the handler deciding one command type."""
+
+        def register(func: Handler) -> Handler:
+            self.handlers[command_type] = func
+            return func
+
+        return register
+
+    # -- hooks (rule sets override what they need) ----------------------------
+    def on_phase_start(self, d: Decision) -> None:
+        """Automatic effects at the start of the phase now in `d.state`."""
+
+    def on_phase_end(self, d: Decision) -> None:
+        """Automatic effects as the phase in `d.state` ends."""
+
+    def on_game_end(self, d: Decision) -> None:
+        """End-of-game rules, before `GameEnded` is emitted."""
+
+    def view_extra(self, state: GameState) -> dict[str, Any]:
+        """Extra top-level fields for the state view."""
+        return {}
+
+
+def first_error(error: ValidationError) -> str:
+    """One readable line from a pydantic error."""
+    first = error.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "value"
+    return f"{where}: {first['msg']}"
+
+
+RULESETS: dict[str, Ruleset] = {}
+ALIASES: dict[str, str] = {}
+
+
+def register(ruleset: Ruleset, *aliases: str) -> Ruleset:
+    """Add a rule set to the registry under its name and aliases."""
+    RULESETS[ruleset.name] = ruleset
+    for alias in aliases:
+        ALIASES[alias] = ruleset.name
+    return ruleset
+
+
+def find_ruleset(name: str) -> Ruleset:
+    """The rule set for a script's `ruleset` value (e.g. `t9a`)."""
+    load_rulesets()
+    key = ALIASES.get(name, name)
+    if key not in RULESETS:
+        known = ", ".join(sorted(RULESETS))
+        raise ScriptError(f"unknown ruleset {name!r}; known: {known}")
+    return RULESETS[key]
+
+
+def load_rulesets(names: Sequence[str] = ("t9a", "infinity", "mageknight", "w40k")) -> None:
+    """Import the rule-set packages so they register themselves."""
+    import importlib
+
+    for name in names:
+        importlib.import_module(f"domain.{name}")

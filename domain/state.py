@@ -1,0 +1,97 @@
+"""The game state that facts build: what every rule set's state has in common.
+
+State objects are mutable on purpose: applying a fact assigns fields in place
+(see `domain.apply`). Each rule set narrows `units` to its own unit model and
+adds its own fields in a subclass; `extra="forbid"` keeps snapshots honest.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from events.core import Board, TerrainPiece
+
+UnitStatus = Literal["reserve", "on_table", "removed"]
+
+
+class StateModel(BaseModel):
+    """Base of every piece of state: mutable, but only declared fields."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+
+
+class UnitState(StateModel):
+    """A unit, model or figure. Rule sets subclass this with their own fields."""
+
+    id: str
+    owner: str
+    status: UnitStatus = "on_table"
+    x: float | None = None
+    y: float | None = None
+    facing: float | None = None
+    conditions: list[str] = Field(default_factory=list)
+
+    def view(self) -> dict[str, Any]:
+        """The unit as the state view shows it (CONTRACT section 4)."""
+        data = self.model_dump(mode="json", exclude={"id"})
+        data["conditions"] = sorted(self.conditions)
+        return data
+
+
+class PlayerState(StateModel):
+    """Per-player bookkeeping shared by all rule sets."""
+
+    cp: int = 0
+
+
+class ReactionWindow(StateModel):
+    """An open reaction window: the players or units who may still answer."""
+
+    kind: Literal["aro", "stratagem", "undo"]
+    eligible: list[str]
+    declared: dict[str, str] = Field(default_factory=dict)
+    context: dict[str, Any] = Field(default_factory=dict)
+
+
+class GameState(StateModel):
+    """Everything a decision needs to know about a game."""
+
+    #: The model each entry of `units` is (rule sets narrow it).
+    unit_model: ClassVar[type[UnitState]] = UnitState
+
+    ruleset: str
+    variant: str | None = None
+    board: Board
+    terrain: list[TerrainPiece] = Field(default_factory=list)
+    players: list[str]
+    options: dict[str, Any] = Field(default_factory=dict)
+    player_state: dict[str, PlayerState] = Field(default_factory=dict)
+    round: int = 0
+    active_player: str
+    phase: str
+    units: dict[str, UnitState] = Field(default_factory=dict)
+    reaction_window: ReactionWindow | None = None
+    finished: bool = False
+    end_reason: str | None = None
+
+    # Bookkeeping: dice, steps and the seed's commitment.
+    seed_commitment: str = ""
+    seed: int | None = None
+    dice_index: int = 0
+    reusable_dice: list[int] = Field(default_factory=list)
+    step: int = 0
+
+    def unit(self, unit_id: str) -> UnitState:
+        """The unit with this id, or an INPUT error naming it."""
+        from domain.errors import InputError
+
+        try:
+            return self.units[unit_id]
+        except KeyError:
+            raise InputError(f"there is no unit {unit_id!r} in this game") from None
+
+    def opponents(self, player: str) -> list[str]:
+        """Every other player, in script order."""
+        return [p for p in self.players if p != player]

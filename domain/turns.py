@@ -1,0 +1,57 @@
+"""Turn flow shared by every rule set: phases, player turns, rounds, game end.
+
+The machine says whether a phase change is allowed; these functions work out
+which player and round come next and emit `PhaseStarted` / `GameEnded`, with
+the rule set's start-of-phase and end-of-phase hooks around them.
+"""
+
+from __future__ import annotations
+
+from events.core import GameEnded, PhaseStarted
+from domain.commands import EndGame, EndTurn, NextPhase
+from domain.decision import Decision
+
+
+def decide_next_phase(d: Decision, command: NextPhase) -> None:
+    """Leave the current phase for the machine's next one (CORE-PHASE)."""
+    state = d.state
+    d.ruleset.on_phase_end(d)
+    if state.phase in d.ruleset.machine.before and d.dest == d.ruleset.machine.phases[0]:
+        start_phase(d, 1, state.players[0], d.dest)
+    else:
+        start_phase(d, state.round, state.active_player, d.dest)
+
+
+def decide_end_turn(d: Decision, command: EndTurn) -> None:
+    """End the active player's turn. After the last player of the last round,
+    the game ends (RULINGS: "when the last turn of the rule set ends")."""
+    state = d.state
+    d.ruleset.on_phase_end(d)
+    order = state.players
+    position = order.index(state.active_player)
+    if position + 1 < len(order):
+        start_phase(d, state.round, order[position + 1], d.ruleset.machine.phases[0])
+    elif state.round < d.ruleset.last_round:
+        start_phase(d, state.round + 1, order[0], d.ruleset.machine.phases[0])
+    else:
+        end_game(d, f"round {state.round} was the last round")
+
+
+def decide_end_game(d: Decision, command: EndGame) -> None:
+    """End the game by command."""
+    end_game(d, command.reason)
+
+
+def start_phase(d: Decision, round_: int, player: str, phase: str) -> None:
+    """Emit the start of a phase, then run the rule set's start-of-phase hook."""
+    d.emit(PhaseStarted(round=round_, active_player=player, phase=phase))
+    d.ruleset.on_phase_start(d)
+
+
+def end_game(d: Decision, reason: str) -> None:
+    """Apply the rule set's end-of-game rules, then end the game."""
+    d.ruleset.on_game_end(d)
+    d.emit(GameEnded(reason=reason))
+
+
+CORE_HANDLERS = {NextPhase: decide_next_phase, EndTurn: decide_end_turn, EndGame: decide_end_game}

@@ -1,0 +1,5 @@
+"""Warhammer 40,000 10th edition (ruleset `w40k-10`): Stratagems (STR) on a minimal core."""
+
+from domain.w40k.rules import W40K
+
+__all__ = ["W40K"]

@@ -1,0 +1,139 @@
+"""Facts every rule set shares: the game's start, its steps, dice, turns and windows."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from events.base import Fact, fact
+
+Point = tuple[float, float]
+TerrainKind = Literal["clear", "hindering", "blocking", "impassable", "elevated"]
+
+
+class Board(BaseModel):
+    """The table, in inches; the origin is its bottom-left corner."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    width: float = Field(gt=0)
+    height: float = Field(gt=0)
+
+
+class TerrainPiece(BaseModel):
+    """A terrain polygon. `kind` decides what it blocks (docs/script-format.md)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    id: str = Field(min_length=1)
+    kind: TerrainKind
+    polygon: tuple[Point, ...] = Field(min_length=3)
+
+
+@fact
+class GameStarted(Fact):
+    """A game began, committing to its dice seed by hash (the seed itself is sealed)."""
+
+    type: Literal["GameStarted"] = "GameStarted"
+    ruleset: str
+    variant: str | None = None
+    board: Board
+    terrain: tuple[TerrainPiece, ...] = ()
+    players: tuple[str, ...]
+    seed_commitment: str
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+@fact
+class SeedSealed(Fact):
+    """The dice seed, kept for the server; hidden from players until revealed."""
+
+    secret = True
+    type: Literal["SeedSealed"] = "SeedSealed"
+    seed: int
+
+
+@fact
+class StepTaken(Fact):
+    """A command was accepted; the facts that follow in the same step are its outcome."""
+
+    type: Literal["StepTaken"] = "StepTaken"
+    step: int
+    by: str
+    command: dict[str, Any]
+    dice: tuple[int, ...] | None = None
+
+
+@fact
+class DiceRolled(Fact):
+    """Dice were rolled: digital ones are derived from the seed at `first_index`."""
+
+    type: Literal["DiceRolled"] = "DiceRolled"
+    purpose: str
+    sides: int = 6
+    values: tuple[int, ...]
+    source: Literal["digital", "physical", "reused"]
+    first_index: int | None = None
+    subject: str | None = None
+
+
+@fact
+class PhaseStarted(Fact):
+    """Play moved to a phase of a player's turn (a new turn or round included)."""
+
+    type: Literal["PhaseStarted"] = "PhaseStarted"
+    round: int
+    active_player: str
+    phase: str
+
+
+@fact
+class GameEnded(Fact):
+    """The game is over."""
+
+    type: Literal["GameEnded"] = "GameEnded"
+    reason: str
+
+
+@fact
+class ClauseApplied(Fact):
+    """A clause decided something worth citing on an accepted step."""
+
+    type: Literal["ClauseApplied"] = "ClauseApplied"
+    rule: str
+    message: str
+
+
+@fact
+class ReactionWindowOpened(Fact):
+    """A reaction window opened: `eligible` may each react once or pass."""
+
+    type: Literal["ReactionWindowOpened"] = "ReactionWindowOpened"
+    kind: Literal["aro", "stratagem", "undo"]
+    eligible: tuple[str, ...]
+    context: dict[str, Any] = Field(default_factory=dict)
+
+
+@fact
+class ReactionDeclared(Fact):
+    """An eligible participant answered the open window (`answer` is e.g. "pass")."""
+
+    type: Literal["ReactionDeclared"] = "ReactionDeclared"
+    by: str
+    answer: str
+    detail: dict[str, Any] = Field(default_factory=dict)
+
+
+@fact
+class ReactionWindowClosed(Fact):
+    """The open reaction window closed."""
+
+    type: Literal["ReactionWindowClosed"] = "ReactionWindowClosed"
+    kind: Literal["aro", "stratagem", "undo"]
+
+
+@fact
+class UnitFielded(Fact):
+    """A unit joined the game at set-up, as its rule set's unit model validated it."""
+
+    type: Literal["UnitFielded"] = "UnitFielded"
+    unit: dict[str, Any]

@@ -1,0 +1,38 @@
+"""The one discriminated union of every fact type, built once at import."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Union
+
+from pydantic import Field, TypeAdapter
+
+import events.core  # noqa: F401  (registers the core facts)
+from events.base import FACT_TYPES, Fact, upcast
+
+
+def _load_rule_set_facts() -> None:
+    """Import every rule set's fact module so its facts are registered."""
+    import importlib
+
+    for name in ("t9a", "infinity", "mageknight", "w40k", "undo"):
+        try:
+            importlib.import_module(f"events.{name}")
+        except ModuleNotFoundError as missing:
+            if missing.name != f"events.{name}":
+                raise
+
+
+_load_rule_set_facts()
+
+AnyFact = Annotated[Union[tuple(FACT_TYPES.values())], Field(discriminator="type")]  # type: ignore[valid-type]  # noqa: UP007
+FACT_ADAPTER: TypeAdapter[Fact] = TypeAdapter(AnyFact)
+
+
+def load_fact(data: dict[str, Any]) -> Fact:
+    """Upcast stored fact data to the current version and validate it."""
+    return FACT_ADAPTER.validate_python(upcast(data))
+
+
+def events_json_schema() -> dict[str, Any]:
+    """JSON Schema of every fact (`warledger schema events`)."""
+    return FACT_ADAPTER.json_schema()

@@ -1,0 +1,90 @@
+"""Storing pydantic events: an orjson transcoder and a mapper that keeps upcasting.
+
+The stored body of a `GameEvent` is `{timestamp, step, prev_hash, hash, fact}`,
+where `fact` carries its `type` and `class_version`. Reading runs the fact's
+upcaster chain (`events.base.upcast`) before validation, which the published
+eventsourcing pydantic mapper does not (LIBRARY-NOTES, issue #302).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import orjson
+from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
+
+from events.envelope import GameEvent, GameSnapshot
+from events.registry import load_fact
+
+EVENT_TOPIC = "warledger:GameEvent"
+SNAPSHOT_TOPIC = "warledger:GameSnapshot"
+
+
+class OrjsonTranscoder(Transcoder):
+    """JSON bytes via orjson (the mapper hands it plain JSON data only)."""
+
+    def encode(self, obj: Any) -> bytes:
+        return orjson.dumps(obj)
+
+    def decode(self, data: bytes) -> Any:
+        return orjson.loads(data)
+
+
+class PydanticMapper(Mapper[UUID]):
+    """Maps `GameEvent` and `GameSnapshot` to stored events and back."""
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        if isinstance(domain_event, GameEvent):
+            topic = EVENT_TOPIC
+            body: dict[str, Any] = {
+                "timestamp": domain_event.timestamp.isoformat(),
+                "step": domain_event.step,
+                "prev_hash": domain_event.prev_hash,
+                "hash": domain_event.hash,
+                "fact": domain_event.fact.payload(),
+            }
+        elif isinstance(domain_event, GameSnapshot):
+            topic = SNAPSHOT_TOPIC
+            body = {
+                "timestamp": domain_event.timestamp.isoformat(),
+                "ruleset": domain_event.ruleset,
+                "state": domain_event.state,
+            }
+        else:
+            raise TypeError(f"cannot store {type(domain_event).__name__}")
+        return StoredEvent(
+            originator_id=domain_event.originator_id,
+            originator_version=domain_event.originator_version,
+            topic=topic,
+            state=self.transcoder.encode(body),
+        )
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        body = self.transcoder.decode(stored_event.state)
+        originator_id = stored_event.originator_id
+        if not isinstance(originator_id, UUID):
+            originator_id = UUID(str(originator_id))
+        if stored_event.topic == SNAPSHOT_TOPIC:
+            return GameSnapshot(
+                originator_id=originator_id,
+                originator_version=stored_event.originator_version,
+                timestamp=datetime.fromisoformat(body["timestamp"]),
+                ruleset=body["ruleset"],
+                state=body["state"],
+            )
+        return decode_event(originator_id, stored_event.originator_version, body)
+
+
+def decode_event(originator_id: UUID, version: int, body: dict[str, Any]) -> GameEvent:
+    """Build a `GameEvent` from a stored body (upcasting its fact)."""
+    return GameEvent(
+        originator_id=originator_id,
+        originator_version=version,
+        timestamp=datetime.fromisoformat(body["timestamp"]),
+        step=body["step"],
+        prev_hash=body["prev_hash"],
+        hash=body["hash"],
+        fact=load_fact(dict(body["fact"])),
+    )

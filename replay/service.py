@@ -1,0 +1,205 @@
+"""GameService: the eventsourcing Application that runs warledger games.
+
+A command travels: validated `Command` → load the game (cache, or snapshot
+plus events) → `domain.gate.decide` → `Game.record` → `save` with optimistic
+concurrency. A version conflict (another writer got there first) means the
+decision is made once more on fresh state; a second conflict is reported.
+A refused command writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from copy import deepcopy
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+from uuid import UUID, uuid4
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import Mapper, RecordConflictError, Transcoder
+
+from events.envelope import GameEvent
+from domain.commands import Command
+from domain.dice import DiceSource
+from domain.errors import InputError, RuleViolation
+from domain.game import Game, project_game
+from domain.gate import decide
+from domain.ruleset import Setup
+from replay.mapper import OrjsonTranscoder, PydanticMapper
+from replay.storage import storage_env
+
+Clock = Callable[[], datetime]
+
+
+class ConcurrentWriteError(Exception):
+    """Another writer changed the game twice while this command was decided."""
+
+
+class GameNotFoundError(LookupError):
+    """No game with that id is stored."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to one command."""
+
+    accepted: bool
+    events: list[str] = field(default_factory=list)
+    rule: str | None = None
+    message: str | None = None
+    version: int = 0
+    head_hash: str = ""
+    retried: bool = False
+
+    def as_step(self, index: int) -> dict[str, Any]:
+        """The step object of `warledger run --json` (CONTRACT section 3)."""
+        return {
+            "index": index,
+            "accepted": self.accepted,
+            "events": self.events,
+            "rule": self.rule,
+            "message": self.message,
+        }
+
+
+class GameService(Application[UUID]):
+    """Starts games, decides commands, and reads games back at any version."""
+
+    name = "warledger"
+    snapshot_interval: ClassVar[int] = 200
+
+    def __init__(self, db: str | None = None, *, clock: Clock | None = None,
+                 env: dict[str, str] | None = None) -> None:
+        super().__init__(env={**storage_env(db), "IS_SNAPSHOTTING_ENABLED": "y", **(env or {})})
+        self.clock: Clock = clock or (lambda: datetime.now(UTC))
+        self._cache: dict[UUID, Game] = {}
+
+    # -- wiring (eventsourcing factory methods) --------------------------------
+    def construct_transcoder(self) -> Transcoder:
+        """orjson, for plain JSON bodies built by the mapper."""
+        return OrjsonTranscoder()
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        """The pydantic mapper that keeps upcasting working."""
+        return PydanticMapper(transcoder=self.construct_transcoder())
+
+    # -- commands ----------------------------------------------------------------
+    def start(self, setup: Setup, game_id: UUID | None = None) -> UUID:
+        """Start a game from its set-up; return its id."""
+        game = Game.start(game_id or uuid4(), setup, self.clock())
+        self._save(game)
+        return game.id
+
+    def handle(
+        self, game_id: UUID, command: Command | dict[str, Any],
+        dice: Sequence[int] | None = None,
+    ) -> Outcome:
+        """Decide and record one command. Never raises for a refused command."""
+        try:
+            return self._decide_and_save(game_id, command, dice)
+        except RuleViolation as refusal:
+            return Outcome(False, rule=refusal.rule, message=refusal.message)
+        except RecordConflictError:
+            self._cache.pop(game_id, None)
+            try:
+                outcome = self._decide_and_save(game_id, command, dice)
+            except RuleViolation as refusal:
+                return Outcome(False, rule=refusal.rule, message=refusal.message, retried=True)
+            except RecordConflictError:
+                raise ConcurrentWriteError(
+                    "another writer keeps changing this game; nothing was written, try again"
+                ) from None
+            return Outcome(**{**outcome.__dict__, "retried": True})
+
+    def _decide_and_save(
+        self, game_id: UUID, command: Command | dict[str, Any], dice: Sequence[int] | None
+    ) -> Outcome:
+        game = self.load(game_id)
+        try:
+            parsed = (
+                command if isinstance(command, Command)
+                else game.ruleset.parse_command(command)
+            )
+            if parsed.by != "judge" and parsed.by not in game.state.players:
+                raise InputError(f"{parsed.by!r} is not a player in this game")
+            state = game.state
+            source = DiceSource(
+                seed=state.seed if state.seed is not None else 0,
+                next_index=state.dice_index,
+                physical=list(dice) if dice is not None else None,
+                reusable=state.reusable_dice,
+            )
+            facts = decide(game.ruleset, state, parsed, source)
+        except RuleViolation:
+            self._cache.pop(game_id, None)  # the working state may be half-changed
+            raise
+        game.record(facts, self.clock(), step=game.state.step)
+        self._save(game)
+        cited = [f for f in facts if f.type == "ClauseApplied"]
+        return Outcome(
+            True,
+            events=[f.type for f in facts],
+            rule=getattr(cited[-1], "rule", None) if cited else None,
+            message=getattr(cited[-1], "message", None) if cited else None,
+            version=game.version,
+            head_hash=game.head_hash,
+        )
+
+    def _save(self, game: Game) -> None:
+        events = game.pending
+        first_version = events[0].originator_version if events else game.version
+        try:
+            self.save(game)
+        except Exception:
+            self._cache.pop(game.id, None)
+            raise
+        self._cache[game.id] = game
+        self._snapshot_if_due(game, first_version)
+
+    def _snapshot_if_due(self, game: Game, first_version: int) -> None:
+        """Snapshot from memory when the save crossed a multiple of the interval."""
+        interval = self.snapshot_interval
+        if self.snapshots is not None and game.version // interval > (first_version - 1) // interval:
+            self.snapshots.put([game.snapshot(self.clock())])
+
+    # -- queries -------------------------------------------------------------------
+    def load(self, game_id: UUID) -> Game:
+        """The game at its latest version (a private copy from the cache)."""
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            fresh = self.events.get(game_id, gt=cached.version)
+            project_game(cached, fresh)
+            return cached
+        game = self.game_at(game_id)
+        self._cache[game_id] = game
+        return game
+
+    def game_at(self, game_id: UUID, version: int | None = None) -> Game:
+        """The game as it was after event `version` (time travel), using snapshots."""
+        try:
+            game = self.repository.get(game_id, version=version, projector_func=project_game)
+        except AggregateNotFoundError:
+            raise GameNotFoundError(f"no game {game_id} in this store") from None
+        return game  # type: ignore[no-any-return]
+
+    def stored_events(self, game_id: UUID) -> list[GameEvent]:
+        """Every stored event of a game, in order."""
+        return list(self.events.get(game_id))  # type: ignore[arg-type]
+
+    def game_ids(self) -> list[UUID]:
+        """Ids of every game in the store, in the order they were started."""
+        ids: list[UUID] = []
+        start = 1
+        while True:
+            batch = self.recorder.select_notifications(start, 500, inclusive_of_start=True)
+            if not batch:
+                return ids
+            for notification in batch:
+                if notification.originator_version == 1:
+                    ids.append(UUID(str(notification.originator_id)))
+            start = batch[-1].id + 1
+
+    def copy_state(self, game: Game) -> Any:
+        """A deep copy of a game's state (for callers that want to keep one)."""
+        return deepcopy(game.state)
