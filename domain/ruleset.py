@@ -145,8 +145,8 @@ class Ruleset:
     def on_game_end(self, d: Decision) -> None:
         """End-of-game rules, before `GameEnded` is emitted."""
 
-    def view_extra(self, state: GameState) -> dict[str, Any]:
-        """Extra top-level fields for the state view."""
+    def view_extra(self, state: GameState, as_player: str | None) -> dict[str, Any]:
+        """Extra top-level fields for the state view (for `as_player`, or all)."""
         return {}
 
 

@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from events.core import Board, TerrainPiece
+from domain.geometry import Disc, Footprint
 
 UnitStatus = Literal["reserve", "on_table", "removed"]
 
@@ -32,6 +33,15 @@ class UnitState(StateModel):
     y: float | None = None
     facing: float | None = None
     conditions: list[str] = Field(default_factory=list)
+
+    def footprint(self) -> Footprint | None:
+        """The unit's shape on the table (None when it is not on the table).
+
+        The default is a 1" round base; rule sets override it.
+        """
+        if self.status != "on_table" or self.x is None or self.y is None:
+            return None
+        return Disc(self.x, self.y, 1.0, self.facing or 0.0)
 
     def view(self) -> dict[str, Any]:
         """The unit as the state view shows it (CONTRACT section 4)."""

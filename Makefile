@@ -1,0 +1,55 @@
+# warledger developer commands.
+#   make demo    run the demo (installs the package into .venv first)
+#   make test    run the test suite (installs dev + postgres extras); PYTEST_ARGS="..." passes through
+#   make lint    ruff + mypy --strict
+#   make bench   run the benchmarks
+#
+# The venv is created once; installs re-run only when pyproject.toml changes
+# (stamp files inside .venv). `make clean-venv` forces a fresh one.
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip --disable-pip-version-check
+PYTEST_ARGS ?=
+# If set, `make test` writes pytest's own exit code there (make itself exits 2 on failure).
+PYTEST_RC_FILE ?=
+
+RUN_STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
+
+.PHONY: demo test lint bench venv venv-dev clean-venv
+
+demo: $(RUN_STAMP)
+	$(VENV)/bin/warledger demo
+
+test: $(DEV_STAMP)
+	@rc=0; echo "$(PY) -m pytest $(PYTEST_ARGS)"; \
+	$(PY) -m pytest $(PYTEST_ARGS) || rc=$$?; \
+	if [ -n "$(PYTEST_RC_FILE)" ]; then echo $$rc > "$(PYTEST_RC_FILE)"; fi; \
+	exit $$rc
+
+lint: $(DEV_STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy --strict domain events
+
+bench: $(DEV_STAMP)
+	$(PY) -m bench.run
+
+venv: $(RUN_STAMP)
+venv-dev: $(DEV_STAMP)
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(RUN_STAMP): pyproject.toml | $(PY)
+	$(PIP) install -q -e .
+	touch $@
+
+# The dev install is a superset of the plain one, so it refreshes both stamps.
+$(DEV_STAMP): pyproject.toml | $(PY)
+	$(PIP) install -q -e '.[dev,postgres]'
+	touch $(RUN_STAMP) $@
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,161 @@
+"""Board pictures as SVG: the table, terrain, unit footprints with their fronts.
+
+Rule sets add overlays (a placement check, arcs, zones of control) as
+`Overlay` items; this module only knows how to draw shapes. y points up on
+the table, so the picture is flipped into SVG's downward y.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from html import escape
+
+from shapely.geometry.base import BaseGeometry
+
+from domain.geometry import Disc, Footprint, Rect, heading_vector
+from domain.state import GameState
+
+SCALE = 12.0  # pixels per inch
+MARGIN = 24.0
+PALETTE = ("#c0392b", "#2962ff", "#2e7d32", "#8e24aa")
+TERRAIN_FILL = {
+    "impassable": "#5d4037",
+    "blocking": "#455a64",
+    "hindering": "#a5d6a7",
+    "elevated": "#d7ccc8",
+    "clear": "#f1f8e9",
+}
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """Something drawn over the board: a shape or a point, with a label."""
+
+    geometry: BaseGeometry | tuple[float, float]
+    stroke: str = "#000"
+    fill: str = "none"
+    label: str = ""
+    dashed: bool = False
+    opacity: float = 1.0
+
+
+@dataclass
+class Picture:
+    """An SVG being built for a board of `width` × `height` inches."""
+
+    width: float
+    height: float
+    parts: list[str] = field(default_factory=list)
+
+    def xy(self, x: float, y: float) -> tuple[float, float]:
+        return MARGIN + x * SCALE, MARGIN + (self.height - y) * SCALE
+
+    def polygon(self, points: Iterable[tuple[float, float]], *, stroke: str, fill: str,
+                dashed: bool = False, opacity: float = 1.0, title: str = "") -> None:
+        coords = " ".join(f"{px:.2f},{py:.2f}" for px, py in (self.xy(x, y) for x, y in points))
+        dash = ' stroke-dasharray="6,4"' if dashed else ""
+        tip = f"<title>{escape(title)}</title>" if title else ""
+        self.parts.append(
+            f'<polygon points="{coords}" stroke="{stroke}" fill="{fill}" '
+            f'fill-opacity="{opacity}" stroke-width="1.5"{dash}>{tip}</polygon>'
+        )
+
+    def line(self, a: tuple[float, float], b: tuple[float, float], *, stroke: str,
+             width: float = 1.5, dashed: bool = False) -> None:
+        (x1, y1), (x2, y2) = self.xy(*a), self.xy(*b)
+        dash = ' stroke-dasharray="6,4"' if dashed else ""
+        self.parts.append(
+            f'<line x1="{x1:.2f}" y1="{y1:.2f}" x2="{x2:.2f}" y2="{y2:.2f}" '
+            f'stroke="{stroke}" stroke-width="{width}"{dash}/>'
+        )
+
+    def circle(self, centre: tuple[float, float], radius: float, *, stroke: str, fill: str,
+               dashed: bool = False, opacity: float = 1.0) -> None:
+        cx, cy = self.xy(*centre)
+        dash = ' stroke-dasharray="6,4"' if dashed else ""
+        self.parts.append(
+            f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{radius * SCALE:.2f}" stroke="{stroke}" '
+            f'fill="{fill}" fill-opacity="{opacity}" stroke-width="1.5"{dash}/>'
+        )
+
+    def text(self, at: tuple[float, float], label: str, *, size: int = 11,
+             colour: str = "#000") -> None:
+        x, y = self.xy(*at)
+        self.parts.append(
+            f'<text x="{x:.2f}" y="{y:.2f}" font-family="sans-serif" font-size="{size}" '
+            f'fill="{colour}">{escape(label)}</text>'
+        )
+
+    def svg(self) -> str:
+        w = self.width * SCALE + 2 * MARGIN
+        h = self.height * SCALE + 2 * MARGIN + 16
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
+            f'viewBox="0 0 {w:.0f} {h:.0f}">\n' + "\n".join(self.parts) + "\n</svg>\n"
+        )
+
+
+def draw_footprint(pic: Picture, shape: Footprint, colour: str, label: str) -> None:
+    """A unit's outline with its front edge (or front tick) drawn thick."""
+    if isinstance(shape, Rect):
+        pic.polygon(shape.corners, stroke=colour, fill=colour, opacity=0.25, title=label)
+        front_left, front_right = shape.front_edge
+        pic.line(front_left, front_right, stroke=colour, width=4)
+    else:
+        assert isinstance(shape, Disc)
+        pic.circle(shape.centre, shape.radius, stroke=colour, fill=colour, opacity=0.25)
+        dx, dy = heading_vector(shape.facing)
+        tip = (shape.x + dx * shape.radius, shape.y + dy * shape.radius)
+        pic.line(shape.centre, tip, stroke=colour, width=3)
+    cx, cy = shape.centre
+    pic.text((cx + 0.3, cy + 0.3), label, size=10, colour="#000")
+
+
+def draw_overlay(pic: Picture, overlay: Overlay) -> None:
+    """One overlay: a point, a line, or a polygon."""
+    geom = overlay.geometry
+    if isinstance(geom, tuple):
+        pic.circle(geom, 0.25, stroke=overlay.stroke, fill=overlay.stroke)
+        if overlay.label:
+            pic.text((geom[0] + 0.4, geom[1] + 0.4), overlay.label, colour=overlay.stroke)
+        return
+    if geom.geom_type in ("LineString", "LinearRing"):
+        coords = list(geom.coords)
+        for a, b in zip(coords, coords[1:], strict=False):
+            pic.line(a, b, stroke=overlay.stroke, dashed=overlay.dashed)
+    elif geom.geom_type == "Polygon":
+        pic.polygon(geom.exterior.coords, stroke=overlay.stroke, fill=overlay.fill,
+                    dashed=overlay.dashed, opacity=overlay.opacity, title=overlay.label)
+    elif geom.geom_type == "Point":
+        pic.circle((geom.x, geom.y), 0.25, stroke=overlay.stroke, fill=overlay.stroke)
+    elif hasattr(geom, "geoms"):
+        for part in geom.geoms:
+            draw_overlay(pic, Overlay(part, overlay.stroke, overlay.fill, "", overlay.dashed,
+                                      overlay.opacity))
+    if overlay.label and geom.geom_type != "Point":
+        x, y = geom.representative_point().coords[0]
+        pic.text((x, y), overlay.label, colour=overlay.stroke)
+
+
+def board_svg(state: GameState, overlays: Sequence[Overlay] = (), caption: str = "") -> str:
+    """The board with terrain, units and overlays, as an SVG document."""
+    pic = Picture(state.board.width, state.board.height)
+    pic.polygon([(0, 0), (state.board.width, 0), (state.board.width, state.board.height),
+                 (0, state.board.height)], stroke="#333", fill="#fafaf5")
+    for piece in state.terrain:
+        pic.polygon(piece.polygon, stroke="#222", fill=TERRAIN_FILL.get(piece.kind, "#ccc"),
+                    opacity=0.8, title=f"{piece.id} ({piece.kind})")
+        x, y = piece.polygon[0]
+        pic.text((x, y - 0.8), f"{piece.id} ({piece.kind})", size=9)
+    colours = {p: PALETTE[i % len(PALETTE)] for i, p in enumerate(state.players)}
+    for unit_id, unit in sorted(state.units.items()):
+        shape = unit.footprint()
+        if shape is not None:
+            draw_footprint(pic, shape, colours[unit.owner], unit_id)
+    for overlay in overlays:
+        draw_overlay(pic, overlay)
+    legend = "  ".join(f"{p}: {c}" for p, c in colours.items())
+    pic.text((0, -0.9), caption or f"round {state.round}, {state.active_player}'s "
+             f"{state.phase} phase   {legend}", size=11)
+    return pic.svg()

@@ -1,0 +1,61 @@
+"""The state view of CONTRACT section 4, for everyone or for one player.
+
+A view for a player leaves out what that player may not know: an opponent's
+unit in a hidden condition (for example Infinity's Hidden Deployment) is not
+shown at all, and any field a rule set marks secret is dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import orjson
+
+from domain.ruleset import find_ruleset
+from domain.state import GameState
+
+#: Conditions that hide a unit (position and existence) from its opponents.
+HIDDEN_CONDITIONS = frozenset({"hidden_deployment"})
+
+
+def state_view(state: GameState, as_player: str | None = None) -> dict[str, Any]:
+    """The CONTRACT state view; with `as_player`, only what that player may know."""
+    ruleset = find_ruleset(state.ruleset)
+    units = {
+        unit_id: unit.view()
+        for unit_id, unit in sorted(state.units.items())
+        if can_see(unit.owner, unit.conditions, as_player)
+    }
+    window = state.reaction_window
+    view: dict[str, Any] = {
+        "ruleset": state.ruleset,
+        "variant": state.variant,
+        "round": state.round,
+        "active_player": state.active_player,
+        "phase": state.phase,
+        "step": state.step,
+        "players": {p: s.model_dump(mode="json") for p, s in state.player_state.items()},
+        "units": units,
+        "reaction_window": window.model_dump(mode="json") if window else None,
+        "finished": state.finished,
+    }
+    view.update(ruleset.view_extra(state, as_player))
+    return view
+
+
+def can_see(owner: str, conditions: list[str], as_player: str | None) -> bool:
+    """May `as_player` (None: the full view) see a unit with these conditions?"""
+    if as_player is None or owner == as_player:
+        return True
+    return not HIDDEN_CONDITIONS.intersection(conditions)
+
+
+def canonical_json(data: Any) -> bytes:
+    """Sorted-key JSON bytes: identical for identical data, on every backend."""
+    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2)
+
+
+def state_hash(state: GameState) -> str:
+    """SHA-256 of the full state view's canonical JSON."""
+    return hashlib.sha256(canonical_json(state_view(state))).hexdigest()

@@ -1,0 +1,309 @@
+"""The `warledger` command line. Thin: parse arguments, call the service, print.
+
+Every expected failure (a malformed script, an unknown game, a bad value, a
+database problem) is one line on stderr and exit code 2; `verify` exits 1 for
+a tampered game. No tracebacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import orjson
+
+from domain.errors import ScriptError
+from domain.ruleset import RULESETS, find_ruleset, load_rulesets
+from events.registry import events_json_schema
+from projections.state_view import canonical_json, state_hash, state_view
+from replay.service import ConcurrentWriteError, GameNotFoundError, GameService
+from replay.storage import DEFAULT_DB
+from replay.verify import verify_game
+from warledger.script import Script, load_script, run_script
+
+
+class CliError(Exception):
+    """An expected failure: printed as one line, exit code 2."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `warledger` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    try:
+        return handler(args)
+    except (ScriptError, CliError, GameNotFoundError, ConcurrentWriteError) as error:
+        print(f"warledger: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except Exception as error:  # a last resort: never a traceback
+        print(f"warledger: unexpected {type(error).__name__}: {error}", file=sys.stderr)
+        return 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="warledger", description="An event-sourced rules engine for tabletop wargames."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="run a game script")
+    run.add_argument("script")
+    run.add_argument("--json", action="store_true", help="print the CONTRACT result JSON")
+    run.add_argument("--db", help="SQLite path or postgresql:// URL (default: a temp file)")
+    run.set_defaults(handler=cmd_run)
+
+    demo = sub.add_parser("demo", help="play the example games into a database")
+    demo.add_argument("--db", default=DEFAULT_DB)
+    demo.add_argument("--examples", default=str(examples_dir()))
+    demo.set_defaults(handler=cmd_demo)
+
+    replay = sub.add_parser("replay", help="the state view after event N")
+    add_game_args(replay)
+    replay.add_argument("--at", type=int, help="event number (default: the latest)")
+    replay.add_argument("--json", action="store_true")
+    replay.add_argument("--as", dest="as_player", help="only what this player may know")
+    replay.set_defaults(handler=cmd_replay)
+
+    verify = sub.add_parser("verify", help="check the hash chain and re-decide every command")
+    add_game_args(verify)
+    verify.add_argument("--expect-head", help="the head hash from a receipt")
+    verify.set_defaults(handler=cmd_verify)
+
+    reveal = sub.add_parser("reveal", help="reveal the dice seed and re-derive every roll")
+    add_game_args(reveal)
+    reveal.set_defaults(handler=cmd_reveal)
+
+    games = sub.add_parser("games", help="list the games in a database")
+    games.add_argument("db")
+    games.set_defaults(handler=cmd_games)
+
+    schema = sub.add_parser("schema", help="print a JSON Schema")
+    schema.add_argument("what", choices=["script", "events"])
+    schema.set_defaults(handler=cmd_schema)
+
+    diagram = sub.add_parser("diagram", help="print a rule set's machine as Mermaid")
+    diagram.add_argument("ruleset")
+    diagram.set_defaults(handler=cmd_diagram)
+
+    board = sub.add_parser("board", help="draw the board after event N as SVG")
+    add_game_args(board)
+    board.add_argument("--at", type=int, help="event number (default: the latest)")
+    board.add_argument("--svg", required=True, help="output file")
+    board.add_argument(
+        "--command",
+        help="a step as JSON to draw its checks without recording it "
+        "(default: the last recorded step)",
+    )
+    board.set_defaults(handler=cmd_board)
+
+    for extra in EXTRA_COMMANDS:
+        extra(sub)
+    return parser
+
+
+#: Rule-set and feature modules add sub-commands here (board, audit, export ...).
+EXTRA_COMMANDS: list[Callable[[Any], None]] = []
+
+
+def add_game_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("db", help="SQLite path or postgresql:// URL")
+    parser.add_argument("game", help="game id (or a unique prefix, or 'last')")
+
+
+def examples_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "examples"
+
+
+def open_service(db: str) -> GameService:
+    """A service on an existing store; a missing SQLite file is an error."""
+    if "://" not in db and db != ":memory:" and not Path(db).exists():
+        raise CliError(f"no database file {db}")
+    return GameService(db)
+
+
+def resolve_game(service: GameService, text: str) -> UUID:
+    """A game id from its full form, a unique prefix, or 'last'."""
+    ids = service.game_ids()
+    if text == "last":
+        if not ids:
+            raise CliError("the database holds no games")
+        return ids[-1]
+    matches = [i for i in ids if str(i) == text or str(i).startswith(text)]
+    if len(matches) != 1:
+        raise CliError(
+            f"no game {text!r} in this database" if not matches
+            else f"{text!r} matches {len(matches)} games; give more of the id"
+        )
+    return matches[0]
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(canonical_json(data).decode() + "\n")
+
+
+# -- sub-commands ---------------------------------------------------------------
+def cmd_run(args: argparse.Namespace) -> int:
+    script = load_script(args.script)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or str(Path(tmp) / "game.db")
+        service = GameService(db)
+        result = run_script(service, script)
+        service.close()
+    if args.json:
+        print_json(result)
+    else:
+        print(render_run(script, result))
+    return 0
+
+
+def render_run(script: Script, result: dict[str, Any]) -> str:
+    """A readable account of a script run."""
+    lines = [f"game {result['game_id']} ({script.ruleset})"]
+    for step, outcome in zip(script.steps, result["steps"], strict=True):
+        what = f"{step.get('by', '?')} {step.get('do', '?')}" if isinstance(step, dict) else "?"
+        if outcome["accepted"]:
+            note = f"  [{outcome['rule']}: {outcome['message']}]" if outcome["rule"] else ""
+            lines.append(f"  {outcome['index']:>3}. {what}: ok -> {', '.join(outcome['events'])}{note}")
+        else:
+            lines.append(
+                f"  {outcome['index']:>3}. {what}: REFUSED {outcome['rule']}: {outcome['message']}"
+            )
+    state = result["state"]
+    lines.append(
+        f"  now: round {state['round']}, {state['active_player']}'s {state['phase']} phase"
+        + (" (game over)" if state["finished"] else "")
+    )
+    return "\n".join(lines)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    scripts = sorted(Path(args.examples).glob("*.yaml"))
+    if not scripts:
+        raise CliError(f"no example scripts in {args.examples}")
+    service = GameService(args.db)
+    for path in scripts:
+        script = load_script(path)
+        result = run_script(service, script)
+        print(f"== {path.name}")
+        print(render_run(script, result))
+        verdict = verify_game(service, UUID(result["game_id"]))
+        print(f"  verify: {verdict.line()}")
+    print(f"\n{len(scripts)} games stored in {args.db}. Try:")
+    print(f"  warledger games {args.db}")
+    print(f"  warledger replay {args.db} last --json")
+    print(f"  warledger verify {args.db} last")
+    service.close()
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    service = open_service(args.db)
+    game_id = resolve_game(service, args.game)
+    head = service.load(game_id)
+    if args.at is not None and not 1 <= args.at <= head.version:
+        raise CliError(f"--at must be between 1 and {head.version} (the game's last event)")
+    game = service.game_at(game_id, version=args.at) if args.at else head
+    if args.as_player is not None and args.as_player not in game.state.players:
+        raise CliError(f"{args.as_player!r} is not a player in this game")
+    view = state_view(game.state, args.as_player)
+    if args.json:
+        print_json(view)
+    else:
+        print(f"game {game_id} at event {game.version}: state hash {state_hash(game.state)}")
+        print(canonical_json(view).decode())
+    return 0
+
+
+def cmd_board(args: argparse.Namespace) -> int:
+    from events.core import StepTaken
+    from projections.board_svg import board_svg
+    from projections.overlays import overlays_for
+
+    service = open_service(args.db)
+    game_id = resolve_game(service, args.game)
+    game = service.game_at(game_id, version=args.at) if args.at else service.load(game_id)
+    if args.command:
+        try:
+            command = orjson.loads(args.command)
+        except orjson.JSONDecodeError as error:
+            raise CliError(f"--command is not JSON: {error}") from None
+        if not isinstance(command, dict):
+            raise CliError("--command must be a JSON object")
+        state = game.state
+        caption_state = service.game_at(game_id, version=args.at) if args.at else game
+    else:
+        events = [e for e in service.stored_events(game_id) if e.originator_version <= game.version]
+        taken = [e.fact for e in events if isinstance(e.fact, StepTaken)]
+        command = dict(taken[-1].command) if taken else None
+        state, caption_state = game.state, game
+    svg = board_svg(state, overlays_for(caption_state.state, command))
+    Path(args.svg).write_text(svg, encoding="utf-8")
+    print(f"wrote {args.svg} (game {game_id} at event {game.version})")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    service = open_service(args.db)
+    game_id = resolve_game(service, args.game)
+    verdict = verify_game(service, game_id, args.expect_head)
+    print(verdict.line())
+    return 0 if verdict.ok else 1
+
+
+def cmd_reveal(args: argparse.Namespace) -> int:
+    from replay.reveal import reveal_lines
+
+    service = open_service(args.db)
+    game_id = resolve_game(service, args.game)
+    ok, lines = reveal_lines(service.stored_events(game_id))
+    print("\n".join(lines))
+    return 0 if ok else 1
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    service = open_service(args.db)
+    for game_id in service.game_ids():
+        game = service.load(game_id)
+        state = game.state
+        status = "finished" if state.finished else f"round {state.round} {state.phase}"
+        print(f"{game_id}  {state.ruleset:<13} {game.version:>6} events  {status}")
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    schema = Script.model_json_schema() if args.what == "script" else events_json_schema()
+    print_json(schema)
+    return 0
+
+
+def cmd_diagram(args: argparse.Namespace) -> int:
+    load_rulesets()
+    if args.ruleset not in RULESETS:
+        try:
+            ruleset = find_ruleset(args.ruleset)
+        except ScriptError as error:
+            raise CliError(str(error)) from None
+    else:
+        ruleset = RULESETS[args.ruleset]
+    print(ruleset.machine.mermaid())
+    for name, machine in getattr(ruleset, "extra_machines", {}).items():
+        print(f"\n%% {name}\n{machine.mermaid()}")
+    return 0
+
+
+def _json_default(obj: Any) -> Any:  # pragma: no cover - orjson handles our data
+    return str(obj)
+
+
+__all__ = ["main", "orjson"]
+
+if __name__ == "__main__":
+    sys.exit(main())

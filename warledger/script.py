@@ -1,0 +1,192 @@
+"""Game scripts: the portable text form of a game (CONTRACT.md, docs/script-format.md).
+
+The notation knows the grammar, not the rules: it turns a YAML or JSON file
+into a `Setup` and a list of steps, lets the engine judge each step, records
+each refusal and carries on (like python-chess's `GameBuilder`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from events.core import Board, TerrainPiece
+from domain.errors import ScriptError
+from domain.ruleset import Setup, find_ruleset, first_error
+from projections.state_view import state_view
+from replay.service import GameService, Outcome
+
+RULESETS = ("t9a", "infinity-n4", "mageknight-2", "w40k-10")
+
+
+class Expectation(BaseModel):
+    """What an example script expects of one step (checked by the test suite)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    step: int = Field(ge=0)
+    accepted: bool
+    rule: str | None = None
+    events: list[str] | None = Field(
+        default=None, description="event types the step must include, in order"
+    )
+
+
+class Script(BaseModel):
+    """A game script (schema: `warledger schema script`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    ruleset: str = Field(description="t9a | infinity-n4 | mageknight-2 | w40k-10")
+    variant: str | None = Field(default=None, description="e.g. codeone for Infinity")
+    seed: int = Field(default=0, description="seeds the digital dice")
+    board: Board
+    terrain: list[TerrainPiece] = Field(default_factory=list)
+    players: list[str] = Field(min_length=1, description="the first one listed goes first")
+    units: list[dict[str, Any]] = Field(default_factory=list)
+    options: dict[str, Any] = Field(default_factory=dict)
+    steps: list[Any] = Field(
+        default_factory=list,
+        description="each {by: PLAYER, do: COMMAND, ...arguments, dice: [...]}",
+    )
+    expect: list[Expectation] = Field(
+        default_factory=list, description="expected outcomes (examples and tests only)"
+    )
+    expect_state: dict[str, Any] = Field(
+        default_factory=dict,
+        description="a partial state view the final state must match (examples and tests)",
+    )
+
+    @field_validator("ruleset")
+    @classmethod
+    def _known_ruleset(cls, value: str) -> str:
+        find_ruleset(value)
+        return value
+
+    @field_validator("players")
+    @classmethod
+    def _distinct_players(cls, value: list[str]) -> list[str]:
+        if len(set(value)) != len(value):
+            raise ValueError("player ids must be distinct")
+        if "judge" in value:
+            raise ValueError("'judge' is a reserved role, not a player id")
+        return value
+
+    def setup(self) -> Setup:
+        """The game's set-up part."""
+        return Setup(
+            ruleset=self.ruleset,
+            variant=self.variant,
+            seed=self.seed,
+            board=self.board,
+            terrain=tuple(self.terrain),
+            players=tuple(self.players),
+            units=tuple(self.units),
+            options=self.options,
+        )
+
+
+def parse_script(data: Any, source: str = "script") -> Script:
+    """Validate script data, or raise a one-line `ScriptError`."""
+    if not isinstance(data, dict):
+        raise ScriptError(f"{source}: a script must be a mapping, not {type(data).__name__}")
+    try:
+        return Script.model_validate(data)
+    except ScriptError as error:
+        raise ScriptError(f"{source}: {error}") from None
+    except ValidationError as error:
+        raise ScriptError(f"{source}: {first_error(error)}") from None
+
+
+def load_script(path: str | Path) -> Script:
+    """Read a YAML or JSON script file."""
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ScriptError(f"cannot read {path}: {error.strerror}") from None
+    try:
+        data = orjson.loads(text) if file.suffix == ".json" else yaml.safe_load(text)
+    except (orjson.JSONDecodeError, yaml.YAMLError) as error:
+        raise ScriptError(f"{path}: not valid YAML/JSON ({str(error).splitlines()[0]})") from None
+    return parse_script(data, str(path))
+
+
+def split_step(step: Any) -> tuple[dict[str, Any] | None, list[int] | None, str | None]:
+    """A step's command data and physical dice, or an INPUT message."""
+    if not isinstance(step, dict):
+        return None, None, f"a step must be a mapping, not {type(step).__name__}"
+    data = dict(step)
+    dice = data.pop("dice", None)
+    if dice is not None and (
+        not isinstance(dice, list) or not all(isinstance(v, int) for v in dice)
+    ):
+        return None, None, "dice must be a list of whole numbers"
+    return data, dice, None
+
+
+def run_script(service: GameService, script: Script) -> dict[str, Any]:
+    """Run every step in order; the CONTRACT result object."""
+    setup = script.setup()
+    find_ruleset(setup.ruleset).validate_options(setup.options)
+    game_id = service.start(setup)
+    steps = []
+    for index, step in enumerate(script.steps):
+        data, dice, problem = split_step(step)
+        if data is None:
+            outcome = Outcome(False, rule="INPUT", message=problem)
+        else:
+            outcome = service.handle(game_id, data, dice)
+        steps.append(outcome.as_step(index))
+    game = service.load(game_id)
+    return {"game_id": str(game_id), "steps": steps, "state": state_view(game.state)}
+
+
+def check_expectations(script: Script, result: dict[str, Any]) -> list[str]:
+    """Where a run differs from the script's `expect` and `expect_state`."""
+    problems: list[str] = []
+    steps = result["steps"]
+    for want in script.expect:
+        if want.step >= len(steps):
+            problems.append(f"step {want.step}: no such step")
+            continue
+        got = steps[want.step]
+        if got["accepted"] != want.accepted:
+            problems.append(
+                f"step {want.step}: accepted={got['accepted']} ({got['rule']}: "
+                f"{got['message']}), expected accepted={want.accepted}"
+            )
+        if want.rule is not None and got["rule"] != want.rule:
+            problems.append(f"step {want.step}: rule {got['rule']}, expected {want.rule}")
+        if want.events is not None and not is_subsequence(want.events, got["events"]):
+            problems.append(f"step {want.step}: events {got['events']} lack {want.events}")
+    problems += [f"state: {p}" for p in partial_mismatches(script.expect_state, result["state"])]
+    return problems
+
+
+def is_subsequence(needle: list[str], haystack: list[str]) -> bool:
+    """Do `needle`'s items appear in `haystack` in order?"""
+    remaining = iter(haystack)
+    return all(item in remaining for item in needle)
+
+
+def partial_mismatches(want: Any, got: Any, path: str = "") -> list[str]:
+    """Paths where `got` differs from the partial expectation `want`."""
+    if isinstance(want, dict):
+        if not isinstance(got, dict):
+            return [f"{path or '.'}: expected a mapping, got {got!r}"]
+        out: list[str] = []
+        for key, value in want.items():
+            if key not in got:
+                out.append(f"{path}.{key}: missing")
+            else:
+                out += partial_mismatches(value, got[key], f"{path}.{key}")
+        return out
+    if isinstance(want, float) or isinstance(got, float):
+        ok = isinstance(got, int | float) and abs(float(want) - float(got)) < 1e-6
+        return [] if ok else [f"{path}: {got!r} != {want!r}"]
+    return [] if want == got else [f"{path}: {got!r} != {want!r}"]
