@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from domain.state import GameState, PlayerState, ReactionWindow
 from events.base import Fact
 from events.core import (
     ClauseApplied,
@@ -23,7 +24,6 @@ from events.core import (
     StepTaken,
     UnitFielded,
 )
-from domain.state import GameState, PlayerState, ReactionWindow
 
 F = TypeVar("F", bound=Fact)
 S = TypeVar("S", bound=GameState)

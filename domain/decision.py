@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events.base import Fact
-from events.core import ClauseApplied, DiceRolled
 from domain.apply import apply
 from domain.dice import DiceSource
 from domain.state import GameState
+from events.base import Fact
+from events.core import ClauseApplied, DiceRolled
 
 if TYPE_CHECKING:
     from domain.ruleset import Ruleset
@@ -46,7 +46,7 @@ class Decision:
                 purpose=purpose,
                 sides=sides,
                 values=values,
-                source=source,  # type: ignore[arg-type]
+                source=source,
                 first_index=first,
                 subject=subject,
             )

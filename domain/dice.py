@@ -12,8 +12,11 @@ import hashlib
 import hmac
 from collections import deque
 from collections.abc import Iterable
+from typing import Literal
 
 from domain.errors import InputError
+
+DiceSourceKind = Literal["digital", "physical", "reused"]
 
 SEED_DOMAIN = "warledger-seed-v1:"
 
@@ -58,7 +61,7 @@ class DiceSource:
         self.physical: deque[int] | None = deque(physical) if physical is not None else None
         self.reusable = deque(reusable)
 
-    def draw(self, count: int, sides: int) -> tuple[tuple[int, ...], str, int | None]:
+    def draw(self, count: int, sides: int) -> tuple[tuple[int, ...], DiceSourceKind, int | None]:
         """Draw `count` dice: (values, source, first digital index or None)."""
         if self.physical is not None:
             if len(self.physical) < count:
@@ -71,8 +74,9 @@ class DiceSource:
                 if not 1 <= value <= sides:
                     raise InputError(f"a d{sides} cannot show {value}")
             return values, "physical", None
-        if self.reusable and all(1 <= v <= sides for v in list(self.reusable)[:count]) \
-                and len(self.reusable) >= count:
+        if len(self.reusable) >= count and all(
+            1 <= v <= sides for v in list(self.reusable)[:count]
+        ):
             return tuple(self.reusable.popleft() for _ in range(count)), "reused", None
         first = self.next_index
         values = tuple(digital_die(self.seed, first + i, sides) for i in range(count))

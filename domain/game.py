@@ -12,13 +12,13 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from uuid import UUID
 
-from events.base import Fact
-from events.core import GameStarted, SeedSealed
-from events.envelope import GENESIS_HASH, GameEvent, GameSnapshot, chain_hash
 from domain.apply import apply
 from domain.dice import seed_commitment
 from domain.ruleset import Ruleset, Setup, find_ruleset
 from domain.state import GameState
+from events.base import Fact
+from events.core import GameStarted, SeedSealed
+from events.envelope import GENESIS_HASH, GameEvent, GameSnapshot, chain_hash
 
 
 class Game:

@@ -11,15 +11,15 @@ must discard if the command is refused.
 
 from __future__ import annotations
 
-from events.base import Fact
-from events.core import StepTaken
 from domain.commands import Command
 from domain.decision import Decision
 from domain.dice import DiceSource
 from domain.errors import InputError, RuleViolation
-from domain.ruleset import Ruleset
+from domain.ruleset import Handler, Ruleset
 from domain.state import GameState
 from domain.turns import CORE_HANDLERS
+from events.base import Fact
+from events.core import StepTaken
 
 JUDGE = "judge"
 
@@ -39,7 +39,9 @@ def decide(
         )
     )
     d.dest = ruleset.machine.fire(state, command.do, command)
-    handler = CORE_HANDLERS.get(type(command)) or ruleset.handlers.get(type(command))
+    handler: Handler | None = CORE_HANDLERS.get(type(command)) or ruleset.handlers.get(
+        type(command)
+    )
     if handler is None:
         raise RuleViolation("CORE-PHASE", f"{command.do!r} has no rules yet in {ruleset.name}")
     handler(d, command)

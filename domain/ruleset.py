@@ -14,13 +14,13 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ValidationError
 
-from events.base import Fact
-from events.core import Board, GameStarted, TerrainPiece, UnitFielded
 from domain.commands import CORE_COMMANDS, Command
 from domain.decision import Decision
 from domain.errors import InputError, ScriptError
 from domain.machine import TurnMachine
 from domain.state import GameState
+from events.base import Fact
+from events.core import Board, GameStarted, TerrainPiece, UnitFielded
 
 Handler = Callable[[Decision, Any], None]
 

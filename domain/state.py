@@ -11,8 +11,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from events.core import Board, TerrainPiece
 from domain.geometry import Disc, Footprint
+from events.core import Board, TerrainPiece
 
 UnitStatus = Literal["reserve", "on_table", "removed"]
 

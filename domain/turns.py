@@ -7,9 +7,10 @@ the rule set's start-of-phase and end-of-phase hooks around them.
 
 from __future__ import annotations
 
-from events.core import GameEnded, PhaseStarted
-from domain.commands import EndGame, EndTurn, NextPhase
+from domain.commands import Command, EndGame, EndTurn, NextPhase
 from domain.decision import Decision
+from domain.ruleset import Handler
+from events.core import GameEnded, PhaseStarted
 
 
 def decide_next_phase(d: Decision, command: NextPhase) -> None:
@@ -54,4 +55,8 @@ def end_game(d: Decision, reason: str) -> None:
     d.emit(GameEnded(reason=reason))
 
 
-CORE_HANDLERS = {NextPhase: decide_next_phase, EndTurn: decide_end_turn, EndGame: decide_end_game}
+CORE_HANDLERS: dict[type[Command], Handler] = {
+    NextPhase: decide_next_phase,
+    EndTurn: decide_end_turn,
+    EndGame: decide_end_game,
+}

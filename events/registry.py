@@ -25,7 +25,7 @@ def _load_rule_set_facts() -> None:
 _load_rule_set_facts()
 
 AnyFact = Annotated[Union[tuple(FACT_TYPES.values())], Field(discriminator="type")]  # type: ignore[valid-type]  # noqa: UP007
-FACT_ADAPTER: TypeAdapter[Fact] = TypeAdapter(AnyFact)
+FACT_ADAPTER: TypeAdapter[Fact] = TypeAdapter(AnyFact)  # type: ignore[arg-type]
 
 
 def load_fact(data: dict[str, Any]) -> Fact:

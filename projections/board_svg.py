@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
+from itertools import pairwise
 
 from shapely.geometry.base import BaseGeometry
 
@@ -122,7 +123,7 @@ def draw_overlay(pic: Picture, overlay: Overlay) -> None:
         return
     if geom.geom_type in ("LineString", "LinearRing"):
         coords = list(geom.coords)
-        for a, b in zip(coords, coords[1:], strict=False):
+        for a, b in pairwise(coords):
             pic.line(a, b, stroke=overlay.stroke, dashed=overlay.dashed)
     elif geom.geom_type == "Polygon":
         pic.polygon(geom.exterior.coords, stroke=overlay.stroke, fill=overlay.fill,

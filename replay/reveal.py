@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from domain.dice import digital_die, seed_commitment
 from events.core import DiceRolled, GameStarted, SeedSealed
 from events.envelope import GameEvent
-from domain.dice import digital_die, seed_commitment
 
 
 def reveal_lines(events: Sequence[GameEvent]) -> tuple[bool, list[str]]:

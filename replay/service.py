@@ -19,13 +19,13 @@ from uuid import UUID, uuid4
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import Mapper, RecordConflictError, Transcoder
 
-from events.envelope import GameEvent
 from domain.commands import Command
 from domain.dice import DiceSource
 from domain.errors import InputError, RuleViolation
 from domain.game import Game, project_game
 from domain.gate import decide
 from domain.ruleset import Setup
+from events.envelope import GameEvent
 from replay.mapper import OrjsonTranscoder, PydanticMapper
 from replay.storage import storage_env
 
@@ -160,7 +160,8 @@ class GameService(Application[UUID]):
     def _snapshot_if_due(self, game: Game, first_version: int) -> None:
         """Snapshot from memory when the save crossed a multiple of the interval."""
         interval = self.snapshot_interval
-        if self.snapshots is not None and game.version // interval > (first_version - 1) // interval:
+        crossed = game.version // interval > (first_version - 1) // interval
+        if self.snapshots is not None and crossed:
             self.snapshots.put([game.snapshot(self.clock())])
 
     # -- queries -------------------------------------------------------------------

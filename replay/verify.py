@@ -20,13 +20,13 @@ from uuid import UUID
 import orjson
 from pydantic import ValidationError
 
-from events.base import Fact
-from events.core import StepTaken
-from events.envelope import GENESIS_HASH, GameEvent
 from domain.dice import DiceSource, seed_commitment
 from domain.errors import RuleViolation
 from domain.game import Game
 from domain.gate import decide
+from events.base import Fact
+from events.core import StepTaken
+from events.envelope import GENESIS_HASH, GameEvent
 from replay.mapper import EVENT_TOPIC, decode_event
 from replay.service import GameService
 

@@ -171,7 +171,8 @@ def render_run(script: Script, result: dict[str, Any]) -> str:
         what = f"{step.get('by', '?')} {step.get('do', '?')}" if isinstance(step, dict) else "?"
         if outcome["accepted"]:
             note = f"  [{outcome['rule']}: {outcome['message']}]" if outcome["rule"] else ""
-            lines.append(f"  {outcome['index']:>3}. {what}: ok -> {', '.join(outcome['events'])}{note}")
+            events = ", ".join(outcome["events"])
+            lines.append(f"  {outcome['index']:>3}. {what}: ok -> {events}{note}")
         else:
             lines.append(
                 f"  {outcome['index']:>3}. {what}: REFUSED {outcome['rule']}: {outcome['message']}"

@@ -14,9 +14,9 @@ import orjson
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from events.core import Board, TerrainPiece
 from domain.errors import ScriptError
 from domain.ruleset import Setup, find_ruleset, first_error
+from events.core import Board, TerrainPiece
 from projections.state_view import state_view
 from replay.service import GameService, Outcome
 
