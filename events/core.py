@@ -65,8 +65,12 @@ class StepTaken(Fact):
 
 @fact
 class DiceRolled(Fact):
-    """Dice were rolled: digital ones are derived from the seed at `first_index`."""
+    """Dice were rolled: digital ones are derived from the seed at `first_index`.
 
+    Version 2 renamed v1's `index` to `first_index` and added `subject`.
+    """
+
+    class_version = 2
     type: Literal["DiceRolled"] = "DiceRolled"
     purpose: str
     sides: int = 6
@@ -74,6 +78,12 @@ class DiceRolled(Fact):
     source: Literal["digital", "physical", "reused"]
     first_index: int | None = None
     subject: str | None = None
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> None:
+        """v1 → v2: `index` became `first_index`; `subject` is new (None)."""
+        data["first_index"] = data.pop("index", None)
+        data.setdefault("subject", None)
 
 
 @fact

@@ -26,7 +26,7 @@ from domain.game import Game
 from domain.gate import decide
 from events.base import Fact
 from events.core import StepTaken
-from events.envelope import GENESIS_HASH, GameEvent
+from events.envelope import GENESIS_HASH, GameEvent, chain_hash
 from replay.mapper import EVENT_TOPIC, decode_event
 from replay.service import GameService
 
@@ -90,8 +90,8 @@ def read_chain(service: GameService, game_id: UUID) -> list[GameEvent]:
                 f"event {expected_version} is missing or out of order "
                 f"(found version {row.originator_version})",
             )
-        event = decode_row(game_id, row.originator_version, row.topic, row.state)
-        if event.computed_hash() != event.hash:
+        event, stored_hash_ok = decode_row(game_id, row.originator_version, row.topic, row.state)
+        if not stored_hash_ok:
             raise VerifyFailure(expected_version, "its content does not match its hash")
         if event.prev_hash != prev_hash:
             raise VerifyFailure(
@@ -102,13 +102,27 @@ def read_chain(service: GameService, game_id: UUID) -> list[GameEvent]:
     return events
 
 
-def decode_row(game_id: UUID, version: int, topic: str, state: bytes) -> GameEvent:
-    """One raw row as a validated event, or a `VerifyFailure` naming it."""
+def decode_row(game_id: UUID, version: int, topic: str, state: bytes) -> tuple[GameEvent, bool]:
+    """One raw row as a validated event, and whether its stored hash is right.
+
+    The hash is recomputed over the row as stored (its version column and its
+    JSON body before any upcasting), which is exactly what was hashed when it
+    was written; the body must also validate as an event.
+    """
     if topic != EVENT_TOPIC:
         raise VerifyFailure(version, f"unexpected topic {topic!r}")
     try:
         body = orjson.loads(state)
-        return decode_event(game_id, version, body)
+        hashed = {
+            "originator_id": str(game_id),
+            "originator_version": version,
+            "timestamp": body["timestamp"],
+            "step": body["step"],
+            "prev_hash": body["prev_hash"],
+            "fact": body["fact"],
+        }
+        hash_ok = chain_hash(hashed) == body["hash"]
+        return decode_event(game_id, version, orjson.loads(state)), hash_ok
     except (orjson.JSONDecodeError, ValidationError, KeyError, TypeError, ValueError) as error:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise VerifyFailure(version, f"it cannot be read: {reason}") from None

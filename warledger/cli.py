@@ -104,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     board.set_defaults(handler=cmd_board)
 
+    views = sub.add_parser("views", help="bring the state-view projection up to date")
+    views.add_argument("db")
+    views.add_argument("--rebuild", action="store_true", help="drop the views and rebuild")
+    views.set_defaults(handler=cmd_views)
+
     for extra in EXTRA_COMMANDS:
         extra(sub)
     return parser
@@ -277,6 +282,25 @@ def cmd_games(args: argparse.Namespace) -> int:
         status = "finished" if state.finished else f"round {state.round} {state.phase}"
         print(f"{game_id}  {state.ruleset:<13} {game.version:>6} events  {status}")
     return 0
+
+
+def cmd_views(args: argparse.Namespace) -> int:
+    from projections.runner import StateViewProjection
+
+    service = open_service(args.db)
+    path = views_path(args.db)
+    if args.rebuild and Path(path).exists():
+        Path(path).unlink()
+    projection = StateViewProjection(service, path)
+    count = projection.run()
+    print(f"projected {count} new events into {path} (position {projection.position()})")
+    projection.close()
+    return 0
+
+
+def views_path(db: str) -> str:
+    """Where the state views of a store live: beside an SQLite file, else local."""
+    return f"{db}.views" if "://" not in db else "warledger-postgres.views"
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

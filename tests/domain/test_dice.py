@@ -1,0 +1,85 @@
+"""Dice are provably fair, physical dice must fit the step, and replay never rolls."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domain.dice import DiceSource, digital_die, seed_commitment
+from domain.errors import InputError
+
+
+def test_a_digital_die_is_the_same_for_the_same_seed_and_index() -> None:
+    assert [digital_die(42, i) for i in range(20)] == [digital_die(42, i) for i in range(20)]
+
+
+def test_different_seeds_give_different_streams() -> None:
+    assert [digital_die(1, i) for i in range(30)] != [digital_die(2, i) for i in range(30)]
+
+
+@given(seed=st.integers(min_value=0, max_value=2**64), index=st.integers(0, 10**6),
+       sides=st.sampled_from([2, 3, 6, 10, 12, 20, 100]))
+def test_a_digital_die_always_shows_a_face(seed: int, index: int, sides: int) -> None:
+    assert 1 <= digital_die(seed, index, sides) <= sides
+
+
+def test_d6_faces_are_uniform_by_chi_square() -> None:
+    counts = Counter(digital_die(2026, i) for i in range(6000))
+
+    chi_square = sum((counts[face] - 1000) ** 2 / 1000 for face in range(1, 7))
+
+    # 5 degrees of freedom: the 99.9th percentile is 20.5.
+    assert chi_square < 20.5, counts
+
+
+def test_the_commitment_hides_the_seed_behind_sha256() -> None:
+    assert seed_commitment(7) == seed_commitment(7) != seed_commitment(8)
+    assert len(seed_commitment(7)) == 64 and "7" != seed_commitment(7)
+
+
+def test_digital_draws_advance_the_index() -> None:
+    source = DiceSource(seed=5, next_index=10)
+
+    values, kind, first = source.draw(3, 6)
+
+    assert (kind, first, source.next_index) == ("digital", 10, 13)
+    assert values == tuple(digital_die(5, 10 + i) for i in range(3))
+
+
+def test_physical_dice_are_used_in_order_and_must_all_be_used() -> None:
+    source = DiceSource(seed=5, next_index=0, physical=[6, 1, 4])
+
+    assert source.draw(2, 6) == ((6, 1), "physical", None)
+    with pytest.raises(InputError, match="1 more dice than it rolled"):
+        source.check_all_used()
+
+
+def test_too_few_physical_dice_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="too few dice"):
+        DiceSource(seed=0, next_index=0, physical=[3]).draw(2, 6)
+
+
+def test_a_physical_die_must_show_a_face() -> None:
+    with pytest.raises(InputError, match="cannot show 7"):
+        DiceSource(seed=0, next_index=0, physical=[7]).draw(1, 6)
+
+
+def test_reused_dice_come_before_new_digital_ones() -> None:
+    source = DiceSource(seed=0, next_index=4, reusable=[2, 5])
+
+    assert source.draw(2, 6) == ((2, 5), "reused", None)
+    assert source.draw(1, 6)[1:] == ("digital", 4)
+
+
+def test_a_step_with_dice_it_does_not_roll_is_refused_with_input(play) -> None:  # type: ignore[no-untyped-def]
+    result = play({
+        "ruleset": "t9a", "board": {"width": 48, "height": 48}, "players": ["a", "b"],
+        "steps": [{"by": "a", "do": "next_phase", "dice": [3, 4]}],
+    })
+
+    step = result["steps"][0]
+    assert (step["accepted"], step["rule"]) == (False, "INPUT")
+    assert result["state"]["phase"] == "deployment"

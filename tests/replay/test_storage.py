@@ -1,0 +1,150 @@
+"""Storage contract, run on every backend: start, decide, time travel, snapshots,
+determinism, and optimistic concurrency."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from domain.ruleset import Setup
+from projections.state_view import canonical_json, state_hash, state_view
+from replay.service import GameService, Outcome
+from replay.storage import postgres_env, storage_env
+from tests.conftest import BACKENDS, make_service
+from warledger.script import load_script, run_script
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SETUP = Setup(ruleset="w40k-10", board={"width": 44, "height": 60}, players=("red", "blue"))
+
+
+def turns(service: GameService, game_id: UUID, count: int) -> list[Outcome]:
+    """Play `count` end_turn commands, alternating players."""
+    outcomes = []
+    for _ in range(count):
+        player = service.load(game_id).state.active_player
+        outcomes.append(service.handle(game_id, {"do": "end_turn", "by": player}))
+    return outcomes
+
+
+def test_a_refused_command_writes_nothing(backend_service: GameService) -> None:
+    game_id = backend_service.start(SETUP)
+    before = backend_service.stored_events(game_id)
+
+    outcome = backend_service.handle(game_id, {"do": "end_turn", "by": "blue"})
+
+    assert (outcome.accepted, outcome.rule) == (False, "CORE-NOT-YOUR-TURN")
+    assert backend_service.stored_events(game_id) == before
+
+
+def test_time_travel_gives_the_state_after_event_n(backend_service: GameService) -> None:
+    game_id = backend_service.start(SETUP)
+    outcomes = turns(backend_service, game_id, 3)
+
+    at_first = backend_service.game_at(game_id, version=outcomes[0].version)
+
+    assert (at_first.state.round, at_first.state.active_player) == (1, "blue")
+    assert backend_service.load(game_id).state.round == 2
+
+
+def test_snapshots_give_the_same_state_as_a_full_replay(tmp_path: Path) -> None:
+    service = GameService(str(tmp_path / "long.db"))
+    service.snapshot_interval = 7
+    game_id = service.start(SETUP)
+    outcomes = turns(service, game_id, 9)
+    assert service.snapshots is not None
+    assert list(service.snapshots.get(game_id))  # snapshots were taken
+
+    for outcome in outcomes:
+        with_snapshots = service.game_at(game_id, version=outcome.version)
+        no_snapshots = GameService(str(tmp_path / "long.db"), env={"IS_SNAPSHOTTING_ENABLED": "n"})
+        plain = no_snapshots.game_at(game_id, version=outcome.version)
+        assert state_hash(with_snapshots.state) == state_hash(plain.state)
+        assert with_snapshots.head_hash == plain.head_hash
+
+
+def test_replaying_twice_gives_the_same_state_hash(backend_service: GameService) -> None:
+    result = run_script(backend_service, load_script(EXAMPLES / "t9a-turns.yaml"))
+    game_id = UUID(result["game_id"])
+
+    first = state_hash(backend_service.game_at(game_id).state)
+    second = state_hash(backend_service.game_at(game_id).state)
+
+    assert first == second == state_hash(backend_service.load(game_id).state)
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.yaml")))
+def test_every_backend_gives_byte_identical_state_json(example: str, tmp_path: Path) -> None:
+    outputs = set()
+    for backend in BACKENDS:
+        service = make_service(backend, tmp_path)
+        result = run_script(service, load_script(EXAMPLES / example))
+        replayed = service.game_at(UUID(result["game_id"])).state
+        outputs.add(canonical_json(result["state"]))
+        outputs.add(canonical_json(state_view(replayed)))
+        service.close()
+
+    assert len(outputs) == 1
+
+
+def race(monkeypatch: pytest.MonkeyPatch, interloper: Callable[[], Outcome]) -> list[Outcome]:
+    """Make `interloper` write while the next decision is being made."""
+    import replay.service
+
+    real_decide = replay.service.decide
+    done: list[Outcome] = []
+    started: list[bool] = []
+
+    def decide_while_someone_writes(*args: Any, **kwargs: Any) -> Any:
+        facts = real_decide(*args, **kwargs)
+        if not started:
+            started.append(True)
+            done.append(interloper())
+        return facts
+
+    monkeypatch.setattr(replay.service, "decide", decide_while_someone_writes)
+    return done
+
+
+def test_two_writers_conflict_and_the_loser_retries_on_fresh_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = str(tmp_path / "shared.db")
+    alice, bob = GameService(db), GameService(db)
+    game_id = alice.start(SETUP)
+    interlopers = race(
+        monkeypatch, lambda: alice.handle(game_id, {"do": "next_phase", "by": "red"})
+    )
+
+    second = bob.handle(game_id, {"do": "next_phase", "by": "red"})
+    first = interlopers[0]
+
+    assert first.accepted and not first.retried
+    assert second.accepted and second.retried
+    assert alice.load(game_id).state.phase == "shooting"
+    assert len(alice.stored_events(game_id)) == second.version
+
+
+def test_the_retry_decides_again_and_may_refuse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = str(tmp_path / "shared.db")
+    alice, bob = GameService(db), GameService(db)
+    game_id = alice.start(SETUP)
+    race(monkeypatch, lambda: alice.handle(game_id, {"do": "end_turn", "by": "red"}))
+
+    late = bob.handle(game_id, {"do": "end_turn", "by": "red"})
+
+    assert (late.accepted, late.rule, late.retried) == (False, "CORE-NOT-YOUR-TURN", True)
+
+
+def test_storage_selection_from_db_values() -> None:
+    assert storage_env(":memory:") == {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+    assert storage_env("x.db")["SQLITE_DBNAME"] == "x.db"
+    env = postgres_env("postgresql://u:p%40ss@db.example:6543/games")
+    assert (env["POSTGRES_USER"], env["POSTGRES_PASSWORD"], env["POSTGRES_HOST"],
+            env["POSTGRES_PORT"], env["POSTGRES_DBNAME"]) == (
+        "u", "p@ss", "db.example", "6543", "games")

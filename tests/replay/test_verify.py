@@ -1,0 +1,151 @@
+"""`verify` passes an honest log and names the first event of a tampered one.
+
+The tampering is done the way an attacker would: by editing the SQLite file.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from uuid import UUID
+
+import orjson
+import pytest
+
+from replay.service import GameService
+from replay.verify import verify_game
+from warledger.script import load_script, run_script
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "t9a-turns.yaml"
+
+
+@pytest.fixture
+def stored_game(tmp_path: Path) -> tuple[str, UUID]:
+    db = str(tmp_path / "game.db")
+    service = GameService(db)
+    result = run_script(service, load_script(EXAMPLE))
+    service.close()
+    return db, UUID(result["game_id"])
+
+
+def tamper(db: str, sql: str, *params: object) -> None:
+    with sqlite3.connect(db) as conn:
+        conn.execute(sql, params)
+
+
+def rows(db: str) -> list[tuple[int, bytes]]:
+    with sqlite3.connect(db) as conn:
+        return list(conn.execute(
+            "select originator_version, state from stored_events order by originator_version"))
+
+
+def verdict_of(db: str, game_id: UUID) -> tuple[bool, int | None, str]:
+    verdict = verify_game(GameService(db), game_id)
+    return verdict.ok, verdict.bad_version, verdict.reason
+
+
+def edit_body(db: str, version: int, change: Callable[[dict], None]) -> None:
+    body = orjson.loads(dict(rows(db))[version])
+    change(body)
+    tamper(db, "update stored_events set state = ? where originator_version = ?",
+           orjson.dumps(body), version)
+
+
+def test_an_honest_log_verifies(stored_game: tuple[str, UUID]) -> None:
+    db, game_id = stored_game
+
+    ok, bad, reason = verdict_of(db, game_id)
+
+    assert ok, reason
+
+
+def test_changing_a_fact_is_caught_at_that_event(stored_game: tuple[str, UUID]) -> None:
+    db, game_id = stored_game
+    version = 6  # a PhaseStarted of the first steps
+
+    edit_body(db, version, lambda b: b["fact"].update(phase="magic"))
+
+    assert verdict_of(db, game_id)[:2] == (False, version)
+
+
+def test_changing_a_fact_and_its_hash_is_caught_by_the_next_link(
+    stored_game: tuple[str, UUID],
+) -> None:
+    db, game_id = stored_game
+    from events.envelope import chain_hash
+
+    def forge(body: dict) -> None:
+        body["fact"]["phase"] = "magic"
+        hashed = {"originator_id": str(game_id), "originator_version": 6,
+                  **{k: body[k] for k in ("timestamp", "step", "prev_hash", "fact")}}
+        body["hash"] = chain_hash(hashed)
+
+    edit_body(db, 6, forge)
+
+    assert verdict_of(db, game_id)[:2] == (False, 7)
+
+
+def test_deleting_an_event_is_caught_where_the_gap_is(stored_game: tuple[str, UUID]) -> None:
+    db, game_id = stored_game
+
+    tamper(db, "delete from stored_events where originator_version = 5")
+
+    assert verdict_of(db, game_id)[:2] == (False, 5)
+
+
+def test_reordering_two_events_is_caught(stored_game: tuple[str, UUID]) -> None:
+    db, game_id = stored_game
+    states = dict(rows(db))
+
+    tamper(db, "update stored_events set state = ? where originator_version = 6", states[8])
+    tamper(db, "update stored_events set state = ? where originator_version = 8", states[6])
+
+    assert verdict_of(db, game_id)[:2] == (False, 6)
+
+
+def test_deleting_the_last_event_of_a_step_is_caught_by_re_deciding(
+    stored_game: tuple[str, UUID],
+) -> None:
+    db, game_id = stored_game
+    last = rows(db)[-1][0]
+
+    tamper(db, "delete from stored_events where originator_version = ?", last)
+
+    ok, bad, reason = verdict_of(db, game_id)
+    assert (ok, bad) == (False, last)
+    assert "incomplete" in reason
+
+
+def test_editing_the_version_column_is_caught(stored_game: tuple[str, UUID]) -> None:
+    db, game_id = stored_game
+    last = rows(db)[-1][0]
+
+    tamper(db, "update stored_events set originator_version = ? where originator_version = ?",
+           last + 1, last)
+
+    assert verdict_of(db, game_id)[:2] == (False, last)
+
+
+def test_garbage_in_a_row_is_named_not_raised(stored_game: tuple[str, UUID]) -> None:
+    db, game_id = stored_game
+
+    tamper(db, "update stored_events set state = ? where originator_version = 3", b"\x00{nope")
+
+    ok, bad, reason = verdict_of(db, game_id)
+    assert (ok, bad) == (False, 3)
+    assert "cannot be read" in reason
+
+
+def test_dropping_whole_steps_at_the_end_is_caught_with_a_receipt(
+    stored_game: tuple[str, UUID],
+) -> None:
+    db, game_id = stored_game
+    receipt = verify_game(GameService(db), game_id).head_hash
+    last = rows(db)[-1][0]
+
+    tamper(db, "delete from stored_events where originator_version >= ?", last - 1)
+
+    assert verify_game(GameService(db), game_id).ok  # the chain alone cannot tell
+    verdict = verify_game(GameService(db), game_id, expect_head=receipt)
+    assert not verdict.ok and "receipt" in verdict.reason
