@@ -37,7 +37,7 @@ def test_d6_faces_are_uniform_by_chi_square() -> None:
 
 def test_the_commitment_hides_the_seed_behind_sha256() -> None:
     assert seed_commitment(7) == seed_commitment(7) != seed_commitment(8)
-    assert len(seed_commitment(7)) == 64 and "7" != seed_commitment(7)
+    assert len(seed_commitment(7)) == 64 and seed_commitment(7) != "7"
 
 
 def test_digital_draws_advance_the_index() -> None:

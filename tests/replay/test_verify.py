@@ -55,7 +55,7 @@ def edit_body(db: str, version: int, change: Callable[[dict], None]) -> None:
 def test_an_honest_log_verifies(stored_game: tuple[str, UUID]) -> None:
     db, game_id = stored_game
 
-    ok, bad, reason = verdict_of(db, game_id)
+    ok, _, reason = verdict_of(db, game_id)
 
     assert ok, reason
 

@@ -1,0 +1,158 @@
+"""The command line: CONTRACT output, exit codes, and clear one-line errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from warledger.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    path = str(tmp_path / "w.db")
+    code, _, _ = run_cli(capsys, "run", str(EXAMPLES / "t9a-turns.yaml"), "--db", path)
+    assert code == 0
+    return path
+
+
+def test_run_json_follows_the_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "run", str(EXAMPLES / "t9a-turns.yaml"), "--json")
+
+    result = orjson.loads(out)
+    assert code == 0
+    assert set(result) == {"game_id", "steps", "state"}
+    assert result["steps"][2] == {
+        "index": 2, "accepted": False, "events": [], "rule": "CORE-NOT-YOUR-TURN",
+        "message": "it is red's turn; blue cannot next_phase"}
+    assert {"ruleset", "round", "active_player", "phase", "players", "units",
+            "reaction_window", "finished"} <= set(result["state"])
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("ruleset: [", "not valid YAML/JSON"),
+    ("- 1\n- 2\n", "must be a mapping"),
+    ("ruleset: chess\nboard: {width: 1, height: 1}\nplayers: [a]\n", "unknown ruleset"),
+    ("ruleset: t9a\nboard: {width: -1, height: 1}\nplayers: [a]\n", "board.width"),
+    ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a, a]\n", "distinct"),
+    ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a]\nunits: [{id: u, owner: z}]\n",
+     "owner 'z' is not a player"),
+    ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a]\ncolour: red\n", "colour"),
+])
+def test_a_malformed_script_exits_2_with_one_line(
+    text: str, fragment: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "bad.yaml"
+    script.write_text(text)
+
+    code, out, err = run_cli(capsys, "run", str(script), "--json")
+
+    assert code == 2 and out == ""
+    assert fragment in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_missing_script_file_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(capsys, "run", "/no/such/file.yaml")
+
+    assert code == 2 and "cannot read" in err
+
+
+def test_malformed_steps_are_refused_with_input_and_the_run_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "steps.yaml"
+    script.write_text(
+        "ruleset: w40k-10\nboard: {width: 44, height: 60}\nplayers: [a, b]\n"
+        "steps:\n  - 7\n  - {by: a, do: teleport}\n  - {by: nobody, do: end_turn}\n"
+        "  - {by: a, do: end_turn, dice: [x]}\n  - {by: a, do: end_turn}\n")
+
+    code, out, _ = run_cli(capsys, "run", str(script), "--json")
+
+    steps = orjson.loads(out)["steps"]
+    assert code == 0
+    assert [s["rule"] for s in steps[:4]] == ["INPUT"] * 4
+    assert "unknown command 'teleport'" in steps[1]["message"]
+    assert steps[4]["accepted"] is True
+
+
+def test_replay_at_n_gives_the_state_after_event_n(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Events 1-4 set the game up; 5 is step 0's StepTaken, 6 its PhaseStarted.
+    code, out, _ = run_cli(capsys, "replay", db, "last", "--at", "5", "--json")
+    assert code == 0 and orjson.loads(out)["phase"] == "deployment"
+
+    code, out, _ = run_cli(capsys, "replay", db, "last", "--at", "6", "--json")
+    assert code == 0 and orjson.loads(out)["phase"] == "charge"
+
+
+def test_replay_at_an_impossible_event_is_a_clear_error(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run_cli(capsys, "replay", db, "last", "--at", "999")
+
+    assert code == 2 and "--at must be between 1 and" in err
+
+
+def test_an_unknown_game_or_database_is_a_clear_error(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(capsys, "replay", db, "0000")[0] == 2
+    code, _, err = run_cli(capsys, "verify", str(tmp_path / "none.db"), "last")
+    assert code == 2 and "no database file" in err
+
+
+def test_verify_and_reveal_pass_on_an_honest_game(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(capsys, "verify", db, "last")[0] == 0
+    code, out, _ = run_cli(capsys, "reveal", db, "last")
+    assert code == 0 and "seed: 7" in out and "matches" in out
+
+
+@pytest.mark.parametrize("what", ["script", "events"])
+def test_schema_prints_json_schema(what: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "schema", what)
+
+    schema = orjson.loads(out)
+    assert code == 0 and ("properties" in schema or "oneOf" in schema or "$defs" in schema)
+
+
+def test_the_events_schema_lists_every_fact(capsys: pytest.CaptureFixture[str]) -> None:
+    run_cli(capsys, "schema", "events")
+    from events.base import FACT_TYPES
+
+    _, out, _ = run_cli(capsys, "schema", "events")
+
+    assert set(FACT_TYPES) <= set(orjson.loads(out)["$defs"])
+
+
+@pytest.mark.parametrize("ruleset", ["t9a", "infinity-n4", "mageknight-2", "w40k-10"])
+def test_diagram_prints_mermaid(ruleset: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "diagram", ruleset)
+
+    assert code == 0 and "stateDiagram-v2" in out and "end_turn" in out
+
+
+def test_board_writes_an_svg(db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    svg = tmp_path / "b.svg"
+
+    code, _, _ = run_cli(capsys, "board", db, "last", "--svg", str(svg))
+
+    assert code == 0 and svg.read_text().startswith("<svg")
+
+
+def test_views_projects_the_database(db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "views", db)
+
+    assert code == 0 and "projected" in out
