@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from domain.state import GameState, PlayerState, ReactionWindow
+from domain.commands import META_COMMAND_NAMES
+from domain.state import UNDO_DEPTH, GameState, PlayerState, ReactionWindow, StepRef
 from events.base import Fact
 from events.core import (
     ClauseApplied,
@@ -24,6 +25,7 @@ from events.core import (
     StepTaken,
     UnitFielded,
 )
+from events.undo import RulingRecorded, StepsRedone, StepsUndone
 
 F = TypeVar("F", bound=Fact)
 S = TypeVar("S", bound=GameState)
@@ -55,6 +57,12 @@ def _seed_sealed(state: GameState, fact: SeedSealed) -> None:
 @applies(StepTaken)
 def _step_taken(state: GameState, fact: StepTaken) -> None:
     state.step = fact.step
+    name = str(fact.command.get("do"))
+    if name not in META_COMMAND_NAMES:
+        state.live_steps = [*state.live_steps, StepRef(step=fact.step, by=fact.by, do=name)][
+            -UNDO_DEPTH:
+        ]
+        state.redo_stack = []
 
 
 @applies(DiceRolled)
@@ -85,8 +93,12 @@ def _clause_applied(state: GameState, fact: ClauseApplied) -> None:
 
 @applies(ReactionWindowOpened)
 def _window_opened(state: GameState, fact: ReactionWindowOpened) -> None:
+    """An undo window suspends any window already open; others replace it."""
     state.reaction_window = ReactionWindow(
-        kind=fact.kind, eligible=list(fact.eligible), context=dict(fact.context)
+        kind=fact.kind,
+        eligible=list(fact.eligible),
+        context=dict(fact.context),
+        suspended=state.reaction_window if fact.kind == "undo" else None,
     )
 
 
@@ -98,7 +110,46 @@ def _reaction_declared(state: GameState, fact: ReactionDeclared) -> None:
 
 @applies(ReactionWindowClosed)
 def _window_closed(state: GameState, fact: ReactionWindowClosed) -> None:
-    state.reaction_window = None
+    window = state.reaction_window
+    state.reaction_window = window.suspended if window is not None else None
+
+
+#: State fields an undo or redo keeps: the log's own bookkeeping, not the game.
+BOOKKEEPING = frozenset(
+    {"seed", "seed_commitment", "dice_index", "reusable_dice", "step", "live_steps",
+     "redo_stack"}
+)
+
+
+def restore(state: GameState, restored: dict[str, Any]) -> None:
+    """Assign every game field of a recorded state (bookkeeping stays)."""
+    recorded = type(state).model_validate(restored)
+    for name in type(state).model_fields:
+        if name not in BOOKKEEPING:
+            setattr(state, name, getattr(recorded, name))
+
+
+@applies(StepsUndone)
+def _steps_undone(state: GameState, fact: StepsUndone) -> None:
+    restore(state, fact.restored)
+    undone = [ref for ref in state.live_steps if ref.step in fact.steps]
+    state.live_steps = [ref for ref in state.live_steps if ref.step not in fact.steps]
+    state.redo_stack = [*state.redo_stack, undone]
+    state.reusable_dice = [*fact.reused_dice, *state.reusable_dice]
+
+
+@applies(StepsRedone)
+def _steps_redone(state: GameState, fact: StepsRedone) -> None:
+    restore(state, fact.restored)
+    group = state.redo_stack[-1] if state.redo_stack else []
+    state.redo_stack = state.redo_stack[:-1]
+    state.live_steps = [*state.live_steps, *group]
+    state.reusable_dice = list(fact.restored.get("reusable_dice", []))
+
+
+@applies(RulingRecorded)
+def _ruling_recorded(state: GameState, fact: RulingRecorded) -> None:
+    """A ruling changes no state; the audit shows it."""
 
 
 def new_player_states(players: list[str], cp: int) -> dict[str, PlayerState]:

@@ -24,6 +24,8 @@ class Command(BaseModel):
     answers: ClassVar[tuple[str, ...]] = ()
     #: Whether it may be issued while a window it does not answer is open.
     ignores_windows: ClassVar[bool] = False
+    #: Whether it may be issued after the game has ended (rulings, undo).
+    after_game_over: ClassVar[bool] = False
 
     do: str
     by: str = Field(min_length=1)
@@ -58,3 +60,6 @@ class EndGame(Command):
 
 
 CORE_COMMANDS: tuple[type[Command], ...] = (NextPhase, EndTurn, EndGame)
+
+#: Contested-move commands (domain.undo): allowed in every phase, never undoable.
+META_COMMAND_NAMES = ("request_undo", "request_redo", "consent", "ruling")

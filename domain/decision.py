@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from domain.apply import apply
 from domain.dice import DiceSource
+from domain.history import History, NoHistory
 from domain.state import GameState
 from events.base import Fact
 from events.core import ClauseApplied, DiceRolled
@@ -22,10 +23,17 @@ if TYPE_CHECKING:
 class Decision:
     """Collects the facts of one command as it is decided."""
 
-    def __init__(self, ruleset: Ruleset, state: GameState, dice: DiceSource) -> None:
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        state: GameState,
+        dice: DiceSource,
+        history: History | None = None,
+    ) -> None:
         self.ruleset = ruleset
         self.state = state
         self.dice = dice
+        self.history: History = history or NoHistory()
         self.facts: list[Fact] = []
         #: The phase the machine moved to for this command (set by the gate).
         self.dest: str = state.phase

@@ -15,6 +15,7 @@ from domain.commands import Command
 from domain.decision import Decision
 from domain.dice import DiceSource
 from domain.errors import InputError, RuleViolation
+from domain.history import History
 from domain.ruleset import Handler, Ruleset
 from domain.state import GameState
 from domain.turns import CORE_HANDLERS
@@ -25,11 +26,15 @@ JUDGE = "judge"
 
 
 def decide(
-    ruleset: Ruleset, state: GameState, command: Command, dice: DiceSource
+    ruleset: Ruleset,
+    state: GameState,
+    command: Command,
+    dice: DiceSource,
+    history: History | None = None,
 ) -> list[Fact]:
     """Decide one command: the facts it produces, or a `RuleViolation`."""
     check_allowed_now(ruleset, state, command)
-    d = Decision(ruleset, state, dice)
+    d = Decision(ruleset, state, dice, history)
     d.emit(
         StepTaken(
             step=state.step + 1,
@@ -38,7 +43,7 @@ def decide(
             dice=tuple(dice.physical) if dice.physical is not None else None,
         )
     )
-    d.dest = ruleset.machine.fire(state, command.do, command)
+    d.dest = state.phase if state.finished else ruleset.machine.fire(state, command.do, command)
     handler: Handler | None = CORE_HANDLERS.get(type(command)) or ruleset.handlers.get(
         type(command)
     )
@@ -53,7 +58,7 @@ def check_allowed_now(ruleset: Ruleset, state: GameState, command: Command) -> N
     """Gate 2: the command may be issued now, by this player, for these units."""
     if command.by not in state.players and command.by != JUDGE:
         raise InputError(f"{command.by!r} is not a player in this game")
-    if state.finished:
+    if state.finished and not command.after_game_over:
         raise RuleViolation("CORE-GAME-OVER", "the game is over; no more commands")
     window = state.reaction_window
     if window is not None and window.kind not in command.answers and not command.ignores_windows:

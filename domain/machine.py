@@ -18,6 +18,7 @@ from typing import Any
 from transitions import Machine, MachineError
 from transitions.extensions.diagrams import GraphMachine
 
+from domain.commands import META_COMMAND_NAMES
 from domain.errors import RuleViolation
 from domain.state import GameState
 
@@ -47,6 +48,8 @@ def turn_rows(phases: Sequence[str], *, before: Sequence[str] = ()) -> list[Row]
     ]
     rows += [{"trigger": "end_turn", "source": p, "dest": phases[0]} for p in phases]
     rows += [{"trigger": "end_game", "source": p, "dest": GAME_OVER} for p in order]
+    for meta in META_COMMAND_NAMES:
+        rows += allow(meta, order)
     return rows
 
 

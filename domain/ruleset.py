@@ -19,6 +19,7 @@ from domain.decision import Decision
 from domain.errors import InputError, ScriptError
 from domain.machine import TurnMachine
 from domain.state import GameState
+from domain.undo import META_COMMANDS
 from events.base import Fact
 from events.core import Board, GameStarted, TerrainPiece, UnitFielded
 
@@ -55,7 +56,8 @@ class Ruleset:
     def __init__(self) -> None:
         self.handlers: dict[type[Command], Handler] = {}
         self.command_types: dict[str, type[Command]] = {
-            c.model_fields["do"].default: c for c in (*CORE_COMMANDS, *self.commands)
+            c.model_fields["do"].default: c
+            for c in (*CORE_COMMANDS, *META_COMMANDS, *self.commands)
         }
 
     # -- set-up -------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validator
 
 from domain.geometry import Disc, Footprint
 from events.core import Board, TerrainPiece
@@ -63,6 +63,20 @@ class ReactionWindow(StateModel):
     eligible: list[str]
     declared: dict[str, str] = Field(default_factory=dict)
     context: dict[str, Any] = Field(default_factory=dict)
+    #: A window an undo request interrupted; it reopens when the request closes.
+    suspended: ReactionWindow | None = None
+
+
+class StepRef(StateModel):
+    """A game step that can still be undone (or, on the redo stack, redone)."""
+
+    step: int
+    by: str
+    do: str
+
+
+#: How many recent steps can be undone; older ones are settled.
+UNDO_DEPTH = 64
 
 
 class GameState(StateModel):
@@ -81,7 +95,7 @@ class GameState(StateModel):
     round: int = 0
     active_player: str
     phase: str
-    units: dict[str, UnitState] = Field(default_factory=dict)
+    units: dict[str, SerializeAsAny[UnitState]] = Field(default_factory=dict)
     reaction_window: ReactionWindow | None = None
     finished: bool = False
     end_reason: str | None = None
@@ -92,6 +106,22 @@ class GameState(StateModel):
     dice_index: int = 0
     reusable_dice: list[int] = Field(default_factory=list)
     step: int = 0
+
+    # Contested moves: the steps that can be undone, and the undone groups.
+    live_steps: list[StepRef] = Field(default_factory=list)
+    redo_stack: list[list[StepRef]] = Field(default_factory=list)
+
+    @field_validator("units", mode="before")
+    @classmethod
+    def _units_of_this_rule_set(cls, value: Any) -> Any:
+        """Units are read back as the rule set's own unit model (snapshots, undo)."""
+        if isinstance(value, dict):
+            model = cls.unit_model
+            return {
+                key: unit if isinstance(unit, model) else model.model_validate(unit)
+                for key, unit in value.items()
+            }
+        return value
 
     def unit(self, unit_id: str) -> UnitState:
         """The unit with this id, or an INPUT error naming it."""

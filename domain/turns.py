@@ -7,6 +7,7 @@ the rule set's start-of-phase and end-of-phase hooks around them.
 
 from __future__ import annotations
 
+from domain import undo
 from domain.commands import Command, EndGame, EndTurn, NextPhase
 from domain.decision import Decision
 from domain.ruleset import Handler
@@ -59,4 +60,8 @@ CORE_HANDLERS: dict[type[Command], Handler] = {
     NextPhase: decide_next_phase,
     EndTurn: decide_end_turn,
     EndGame: decide_end_game,
+    undo.RequestUndo: undo.decide_request_undo,
+    undo.RequestRedo: undo.decide_request_redo,
+    undo.Consent: undo.decide_consent,
+    undo.Ruling: undo.decide_ruling,
 }

@@ -27,12 +27,32 @@ class Fact(BaseModel):
 
     type: str
 
+    def visible_to(self, player: str, hidden_units: frozenset[str]) -> bool:
+        """May `player` see this fact, given the units hidden from them now?
+
+        Secret facts are never shown to players; a fact naming a hidden unit
+        in one of its unit fields is not shown either. Rule sets override
+        this for facts that carry secrets in other ways.
+        """
+        if self.secret:
+            return False
+        for name in UNIT_FIELDS:
+            value = getattr(self, name, None)
+            if isinstance(value, str) and value in hidden_units:
+                return False
+            if isinstance(value, tuple | list) and hidden_units.intersection(map(str, value)):
+                return False
+        return True
+
     def payload(self) -> JsonDict:
         """The fact as JSON-ready data, with its class version (for storage)."""
         data = self.model_dump(mode="json")
         data["class_version"] = type(self).class_version
         return data
 
+
+#: Field names that name units; facts naming a hidden unit there are hidden.
+UNIT_FIELDS = ("unit", "unit_id", "units", "trooper", "figure", "subject", "target", "targets")
 
 FACT_TYPES: dict[str, type[Fact]] = {}
 
@@ -42,8 +62,17 @@ def fact(cls: type[Fact]) -> type[Fact]:
     name = cls.model_fields["type"].default
     if not isinstance(name, str):
         raise TypeError(f"{cls.__name__} needs a default `type` literal")
-    if name in FACT_TYPES and FACT_TYPES[name] is not cls:
-        raise TypeError(f"fact type {name!r} registered twice")
+    other = FACT_TYPES.get(name)
+    if other is not None and (other.__module__, other.__qualname__) != (
+        cls.__module__,
+        cls.__qualname__,
+    ):
+        raise TypeError(
+            f"fact type {name!r} is defined in both {other.__module__} and {cls.__module__}: "
+            "fact type names must be unique across ALL rule sets (one discriminated union); "
+            f"rename yours, e.g. with your rule set's prefix ({name!r} -> 'T9A{name}' / "
+            f"'N4{name}' / 'MK{name}' / 'W40K{name}')"
+        )
     FACT_TYPES[name] = cls
     return cls
 

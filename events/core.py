@@ -62,6 +62,14 @@ class StepTaken(Fact):
     command: dict[str, Any]
     dice: tuple[int, ...] | None = None
 
+    def visible_to(self, player: str, hidden_units: frozenset[str]) -> bool:
+        """Hidden when any argument of the command names a hidden unit."""
+        values = {str(v) for v in self.command.values() if isinstance(v, str | int)}
+        for value in self.command.values():
+            if isinstance(value, list):
+                values.update(str(v) for v in value)
+        return not hidden_units.intersection(values)
+
 
 @fact
 class DiceRolled(Fact):
@@ -147,3 +155,7 @@ class UnitFielded(Fact):
 
     type: Literal["UnitFielded"] = "UnitFielded"
     unit: dict[str, Any]
+
+    def visible_to(self, player: str, hidden_units: frozenset[str]) -> bool:
+        """An opponent's unit fielded in a hidden condition is not shown."""
+        return str(self.unit.get("id")) not in hidden_units

@@ -34,7 +34,6 @@ def state_view(state: GameState, as_player: str | None = None) -> dict[str, Any]
         "round": state.round,
         "active_player": state.active_player,
         "phase": state.phase,
-        "step": state.step,
         "players": {p: s.model_dump(mode="json") for p, s in state.player_state.items()},
         "units": units,
         "reaction_window": window.model_dump(mode="json") if window else None,

@@ -24,12 +24,41 @@ from domain.dice import DiceSource
 from domain.errors import InputError, RuleViolation
 from domain.game import Game, project_game
 from domain.gate import decide
+from domain.history import History, LogHistory
 from domain.ruleset import Setup
+from domain.state import GameState
+from events.base import Fact
 from events.envelope import GameEvent
 from replay.mapper import OrjsonTranscoder, PydanticMapper
 from replay.storage import storage_env
 
 Clock = Callable[[], datetime]
+
+
+class LazyHistory:
+    """A `History` that reads the log only when a decision first asks."""
+
+    def __init__(self, service: GameService, game_id: UUID) -> None:
+        self.service = service
+        self.game_id = game_id
+        self._log: LogHistory | None = None
+
+    def _history(self) -> LogHistory:
+        if self._log is None:
+            self._log = LogHistory(
+                self.service.stored_events(self.game_id),
+                lambda version: self.service.game_at(self.game_id, version).state,
+            )
+        return self._log
+
+    def state_before(self, step: int) -> GameState:
+        return self._history().state_before(step)
+
+    def state_after(self, step: int) -> GameState:
+        return self._history().state_after(step)
+
+    def facts_of(self, step: int) -> list[Fact]:
+        return self._history().facts_of(step)
 
 
 class ConcurrentWriteError(Exception):
@@ -130,7 +159,7 @@ class GameService(Application[UUID]):
                 physical=list(dice) if dice is not None else None,
                 reusable=state.reusable_dice,
             )
-            facts = decide(game.ruleset, state, parsed, source)
+            facts = decide(game.ruleset, state, parsed, source, self.history(game_id))
         except RuleViolation:
             self._cache.pop(game_id, None)  # the working state may be half-changed
             raise
@@ -183,6 +212,10 @@ class GameService(Application[UUID]):
         except AggregateNotFoundError:
             raise GameNotFoundError(f"no game {game_id} in this store") from None
         return game  # type: ignore[no-any-return]
+
+    def history(self, game_id: UUID) -> History:
+        """The game's past, read lazily (only undo and redo ask for it)."""
+        return LazyHistory(self, game_id)
 
     def stored_events(self, game_id: UUID) -> list[GameEvent]:
         """Every stored event of a game, in order."""

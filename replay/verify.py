@@ -24,6 +24,7 @@ from domain.dice import DiceSource, seed_commitment
 from domain.errors import RuleViolation
 from domain.game import Game
 from domain.gate import decide
+from domain.history import History, LogHistory
 from events.base import Fact
 from events.core import StepTaken
 from events.envelope import GENESIS_HASH, GameEvent, chain_hash
@@ -137,6 +138,7 @@ def redecide_all(events: Sequence[GameEvent]) -> int:
     check_seed(game, events)
     index = 1 + len(setup)
     steps = 0
+    history = LogHistory(events, lambda version: fold(events[:version]).state)
     while index < len(events):
         first = events[index]
         if not isinstance(first.fact, StepTaken):
@@ -146,7 +148,7 @@ def redecide_all(events: Sequence[GameEvent]) -> int:
         while index < len(events) and not isinstance(events[index].fact, StepTaken):
             recorded.append(events[index])
             index += 1
-        redecide_step(game, recorded)
+        redecide_step(game, recorded, history)
         steps += 1
     return steps
 
@@ -158,7 +160,15 @@ def check_seed(game: Game, events: Sequence[GameEvent]) -> None:
         raise VerifyFailure(2, "the sealed seed does not match the committed hash")
 
 
-def redecide_step(game: Game, recorded: Sequence[GameEvent]) -> None:
+def fold(events: Sequence[GameEvent]) -> Game:
+    """The game the first events build (a plain fold, no snapshots)."""
+    game = Game.from_first_event(events[0])
+    for event in events[1:]:
+        game.apply_event(event)
+    return game
+
+
+def redecide_step(game: Game, recorded: Sequence[GameEvent], history: History) -> None:
     """Decide the recorded command again; the facts must match the log."""
     taken = recorded[0].fact
     assert isinstance(taken, StepTaken)
@@ -171,7 +181,7 @@ def redecide_step(game: Game, recorded: Sequence[GameEvent]) -> None:
     )
     try:
         command = game.ruleset.parse_command(dict(taken.command))
-        facts = decide(game.ruleset, state, command, dice)
+        facts = decide(game.ruleset, state, command, dice, history)
     except RuleViolation as refusal:
         raise VerifyFailure(
             recorded[0].originator_version,

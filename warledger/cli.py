@@ -104,6 +104,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     board.set_defaults(handler=cmd_board)
 
+    audit = sub.add_parser("audit", help="a readable timeline of every step")
+    add_game_args(audit)
+    audit.add_argument("--fold", action="store_true", help="hide undone branches")
+    audit.add_argument("--json", action="store_true")
+    audit.add_argument("--lang", action="store_true", help="quote clauses in their source language")
+    audit.set_defaults(handler=cmd_audit)
+
+    export = sub.add_parser("export", help="the event log as JSON lines")
+    add_game_args(export)
+    export.add_argument("--as", dest="as_player", help="only what this player may know")
+    export.set_defaults(handler=cmd_export)
+
     views = sub.add_parser("views", help="bring the state-view projection up to date")
     views.add_argument("db")
     views.add_argument("--rebuild", action="store_true", help="drop the views and rebuild")
@@ -281,6 +293,35 @@ def cmd_games(args: argparse.Namespace) -> int:
         state = game.state
         status = "finished" if state.finished else f"round {state.round} {state.phase}"
         print(f"{game_id}  {state.ruleset:<13} {game.version:>6} events  {status}")
+    return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from replay.audit import as_json, audit_entries, fold_entries, render
+
+    service = open_service(args.db)
+    game_id = resolve_game(service, args.game)
+    entries = audit_entries(service.stored_events(game_id), lang=args.lang)
+    if args.fold:
+        entries = fold_entries(entries)
+    if args.json:
+        print_json(as_json(entries))
+    else:
+        print(f"audit of game {game_id}" + (" (undone branches folded)" if args.fold else ""))
+        print(render(entries, lang=args.lang))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from replay.export import export_lines
+
+    service = open_service(args.db)
+    game_id = resolve_game(service, args.game)
+    events = service.stored_events(game_id)
+    if args.as_player is not None and args.as_player not in service.load(game_id).state.players:
+        raise CliError(f"{args.as_player!r} is not a player in this game")
+    for line in export_lines(events, args.as_player):
+        sys.stdout.write(orjson.dumps(line).decode() + "\n")
     return 0
 
 

@@ -148,3 +148,18 @@ def test_storage_selection_from_db_values() -> None:
     assert (env["POSTGRES_USER"], env["POSTGRES_PASSWORD"], env["POSTGRES_HOST"],
             env["POSTGRES_PORT"], env["POSTGRES_DBNAME"]) == (
         "u", "p@ss", "db.example", "6543", "games")
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.yaml")))
+def test_snapshots_of_every_rule_set_restore_the_exact_state(example: str, tmp_path: Path) -> None:
+    db = str(tmp_path / "snap.db")
+    service = GameService(db)
+    service.snapshot_interval = 3
+    result = run_script(service, load_script(EXAMPLES / example))
+    game_id = UUID(result["game_id"])
+    plain = GameService(db, env={"IS_SNAPSHOTTING_ENABLED": "n"})
+
+    for version in range(1, service.load(game_id).version + 1):
+        restored = service.game_at(game_id, version=version).state
+        replayed = plain.game_at(game_id, version=version).state
+        assert restored.model_dump(mode="json") == replayed.model_dump(mode="json"), version

@@ -1,0 +1,192 @@
+"""Contested moves: undo and redo by consent, and judges' rulings.
+
+A player asks to undo their own latest steps (`request_undo`); this opens a
+reaction window of kind "undo" for the other players and the judge. The first
+answer (`consent`) settles it; a refusal is final for that request. An
+accepted undo records `StepsUndone` with the state before the first undone
+step, and queues the undone digital dice to be served first to the next rolls,
+so undoing never buys new dice. `request_redo` brings the latest undone steps
+back, with exactly their old results, while no new step has been taken since.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import Field
+
+from domain.commands import Command, Who
+from domain.decision import Decision
+from domain.errors import RuleViolation
+from domain.state import StepRef
+from events.core import DiceRolled, ReactionDeclared, ReactionWindowClosed, ReactionWindowOpened
+from events.undo import RulingRecorded, StepsRedone, StepsUndone
+
+JUDGE = "judge"
+
+
+class RequestUndo(Command):
+    """Ask to undo your last `steps` accepted steps."""
+
+    who: ClassVar[Who] = "any"
+    ignores_windows: ClassVar[bool] = True
+    after_game_over: ClassVar[bool] = True
+    do: Literal["request_undo"] = "request_undo"
+    steps: int = Field(default=1, ge=1)
+
+
+class RequestRedo(Command):
+    """Ask to bring back the most recently undone steps."""
+
+    who: ClassVar[Who] = "any"
+    ignores_windows: ClassVar[bool] = True
+    after_game_over: ClassVar[bool] = True
+    do: Literal["request_redo"] = "request_redo"
+
+
+class Consent(Command):
+    """Accept or refuse the open undo or redo request."""
+
+    who: ClassVar[Who] = "any"
+    answers: ClassVar[tuple[str, ...]] = ("undo",)
+    after_game_over: ClassVar[bool] = True
+    do: Literal["consent"] = "consent"
+    accept: bool
+
+
+class Ruling(Command):
+    """A judge's ruling, optionally citing a clause ID and a step."""
+
+    who: ClassVar[Who] = "any"
+    ignores_windows: ClassVar[bool] = True
+    after_game_over: ClassVar[bool] = True
+    do: Literal["ruling"] = "ruling"
+    text: str = Field(min_length=1)
+    clause: str | None = None
+    on_step: int | None = Field(default=None, ge=0)
+
+
+META_COMMANDS: tuple[type[Command], ...] = (RequestUndo, RequestRedo, Consent, Ruling)
+
+
+def decide_request_undo(d: Decision, command: RequestUndo) -> None:
+    """CORE-UNDO: a player may ask to undo only their own latest live steps."""
+    state = d.state
+    check_requester(d, command)
+    if command.steps > len(state.live_steps):
+        raise RuleViolation(
+            "CORE-UNDO-DEPTH",
+            f"only {len(state.live_steps)} step(s) can be undone now, not {command.steps}",
+        )
+    group = state.live_steps[-command.steps :]
+    foreign = [ref for ref in group if ref.by != command.by]
+    if foreign:
+        raise RuleViolation(
+            "CORE-UNDO-OWN",
+            f"step {foreign[-1].step} ({foreign[-1].do}) was {foreign[-1].by}'s; "
+            "a player may undo only their own latest steps",
+        )
+    open_request(d, command.by, "undo", group)
+
+
+def decide_request_redo(d: Decision, command: RequestRedo) -> None:
+    """CORE-REDO: the latest undone steps come back, if play has not moved on."""
+    check_requester(d, command)
+    if not d.state.redo_stack:
+        raise RuleViolation(
+            "CORE-REDO-NOTHING",
+            "there is nothing to redo: no steps were undone, or play has moved on since",
+        )
+    open_request(d, command.by, "redo", d.state.redo_stack[-1])
+
+
+def check_requester(d: Decision, command: Command) -> None:
+    """Only players request; only one request is open at a time."""
+    if command.by == JUDGE:
+        raise RuleViolation("CORE-JUDGE", "a judge answers undo requests but does not make them")
+    window = d.state.reaction_window
+    if window is not None and window.kind == "undo":
+        raise RuleViolation("CORE-UNDO-PENDING", "an undo or redo request is already open")
+
+
+def open_request(d: Decision, by: str, action: str, group: list[StepRef]) -> None:
+    """Open the "undo" window for everyone else and the judge."""
+    eligible = (*d.state.opponents(by), JUDGE)
+    d.emit(
+        ReactionWindowOpened(
+            kind="undo",
+            eligible=eligible,
+            context={
+                "action": action,
+                "requested_by": by,
+                "steps": [ref.step for ref in group],
+            },
+        )
+    )
+
+
+def decide_consent(d: Decision, command: Consent) -> None:
+    """CORE-UNDO-SELF: nobody consents to their own request; the first answer settles it."""
+    window = d.state.reaction_window
+    assert window is not None  # the gate only lets `consent` through with one open
+    requester = str(window.context["requested_by"])
+    if command.by == requester:
+        raise RuleViolation("CORE-UNDO-SELF", "a player cannot consent to their own request")
+    if command.by not in window.eligible:
+        raise RuleViolation("CORE-UNDO-CONSENT", f"{command.by} may not answer this request")
+    steps = tuple(int(s) for s in window.context["steps"])
+    d.emit(ReactionDeclared(by=command.by, answer="accept" if command.accept else "refuse"))
+    d.emit(ReactionWindowClosed(kind="undo"))
+    if not command.accept:
+        return
+    if window.context["action"] == "undo":
+        undo(d, steps, requester, command.by)
+    else:
+        redo(d, steps, requester, command.by)
+
+
+def undo(d: Decision, steps: tuple[int, ...], requester: str, consenter: str) -> None:
+    """Return to the state before the first undone step; queue its digital dice."""
+    restored = d.history.state_before(steps[0])
+    dice = [
+        value
+        for step in steps
+        for fact in d.history.facts_of(step)
+        if isinstance(fact, DiceRolled) and fact.source in ("digital", "reused")
+        for value in fact.values
+    ]
+    d.emit(
+        StepsUndone(
+            steps=steps,
+            requested_by=requester,
+            consented_by=consenter,
+            restored=restored.model_dump(mode="json"),
+            reused_dice=tuple(dice),
+        )
+    )
+
+
+def redo(d: Decision, steps: tuple[int, ...], requester: str, consenter: str) -> None:
+    """Return to the state after the last redone step, exactly as it was."""
+    restored = d.history.state_after(steps[-1])
+    d.emit(
+        StepsRedone(
+            steps=steps,
+            requested_by=requester,
+            consented_by=consenter,
+            restored=restored.model_dump(mode="json"),
+        )
+    )
+
+
+def decide_ruling(d: Decision, command: Ruling) -> None:
+    """CORE-JUDGE-ONLY: only the judge records rulings."""
+    if command.by != JUDGE:
+        raise RuleViolation("CORE-JUDGE-ONLY", "only the judge records rulings")
+    if command.on_step is not None and command.on_step > d.state.step:
+        raise RuleViolation("INPUT", f"there is no step {command.on_step} yet")
+    d.emit(
+        RulingRecorded(
+            judge=command.by, text=command.text, clause=command.clause, on_step=command.on_step
+        )
+    )

@@ -1,0 +1,44 @@
+"""Exports of a game's log as JSON lines: in full, or as one player may see it.
+
+A player's export leaves out every fact that player may not know: the sealed
+seed, and facts about units hidden from them at that point (e.g. Infinity's
+Hidden Deployment). Hashes are left out of player exports, since a hash of a
+hidden low-entropy value (a position) could be brute-forced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from domain.game import Game
+from domain.state import GameState
+from events.envelope import GameEvent
+from projections.state_view import can_see
+
+
+def hidden_from(state: GameState, player: str) -> frozenset[str]:
+    """Ids of the units `player` may not know about now."""
+    return frozenset(
+        unit_id for unit_id, unit in state.units.items()
+        if not can_see(unit.owner, unit.conditions, player)
+    )
+
+
+def export_lines(
+    events: Sequence[GameEvent], as_player: str | None = None
+) -> Iterator[dict[str, Any]]:
+    """One JSON-ready dict per event (per visible event, with `as_player`)."""
+    game: Game | None = None
+    for event in events:
+        if game is None:
+            game = Game.from_first_event(event)
+        else:
+            game.apply_event(event)
+        if as_player is None:
+            yield {"version": event.originator_version, "step": event.step,
+                   "timestamp": event.timestamp.isoformat(), "prev_hash": event.prev_hash,
+                   "hash": event.hash, "fact": event.fact.payload()}
+        elif event.fact.visible_to(as_player, hidden_from(game.state, as_player)):
+            yield {"version": event.originator_version, "step": event.step,
+                   "timestamp": event.timestamp.isoformat(), "fact": event.fact.payload()}

@@ -1,0 +1,259 @@
+"""Contested moves: undo and redo by consent, no fishing for dice, rulings, roles.
+
+Runs on every backend. A tiny dice game (defined here) gives the core
+something to roll; the rule sets' own games are covered by the property test.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+from uuid import UUID
+
+import pytest
+
+from domain.commands import Command
+from domain.decision import Decision
+from domain.machine import TurnMachine, allow, turn_rows
+from domain.ruleset import Ruleset, Setup, register
+from domain.w40k import W40K
+from events.core import ClauseApplied
+from projections.state_view import state_view
+from replay.audit import audit_entries, fold_entries, render
+from replay.service import GameService
+from replay.verify import verify_game
+
+
+class Roll(Command):
+    """Roll a d6 for the record."""
+
+    do: Literal["roll"] = "roll"
+    purpose: str = "test"
+
+
+class DiceGame(Ruleset):
+    """Two phases and a `roll` command: enough to test undo and dice."""
+
+    name = "test-dice"
+    title = "test dice game"
+    state_type = W40K.state_type
+    commands: ClassVar[tuple[type[Command], ...]] = (Roll,)
+    machine = TurnMachine("test-dice", ("play", "rest"),
+                          [*turn_rows(("play", "rest")), *allow("roll", ["play"])])
+    last_round = 99
+
+
+DICE = register(DiceGame())
+
+
+@DICE.handle(Roll)
+def decide_roll(d: Decision, command: Roll) -> None:
+    (value,) = d.roll(command.purpose)
+    d.emit(ClauseApplied(rule="TEST", message=f"rolled {value}"))
+
+
+SETUP = Setup(ruleset="test-dice", board={"width": 10, "height": 10}, players=("red", "blue"),
+              seed=99)
+
+
+def rolled(service: GameService, game_id: UUID, by: str = "red") -> int:
+    outcome = service.handle(game_id, {"do": "roll", "by": by})
+    assert outcome.accepted, outcome
+    assert outcome.message is not None
+    return int(outcome.message.split()[-1])
+
+
+def undo(service: GameService, game_id: UUID, steps: int = 1, by: str = "red",
+         consenter: str = "blue", accept: bool = True) -> None:
+    asked = service.handle(game_id, {"do": "request_undo", "by": by, "steps": steps})
+    assert asked.accepted, asked
+    answered = service.handle(game_id, {"do": "consent", "by": consenter, "accept": accept})
+    assert answered.accepted, answered
+
+
+def view(service: GameService, game_id: UUID) -> dict:
+    return state_view(service.load(game_id).state)
+
+
+def test_an_accepted_undo_restores_the_state_before_the_step(
+    backend_service: GameService,
+) -> None:
+    game_id = backend_service.start(SETUP)
+    before = view(backend_service, game_id)
+    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+
+    undo(backend_service, game_id)
+
+    assert view(backend_service, game_id) == before
+    types = [e.fact.type for e in backend_service.stored_events(game_id)]
+    assert "StepsUndone" in types and types.count("StepTaken") == 3  # nothing deleted
+
+
+def test_the_undo_window_is_open_until_answered(backend_service: GameService) -> None:
+    game_id = backend_service.start(SETUP)
+    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+
+    backend_service.handle(game_id, {"do": "request_undo", "by": "red"})
+
+    window = view(backend_service, game_id)["reaction_window"]
+    assert window["kind"] == "undo" and window["eligible"] == ["blue", "judge"]
+    blocked = backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+    assert (blocked.accepted, blocked.rule) == (False, "CORE-WINDOW-OPEN")
+
+
+def test_a_player_cannot_consent_to_their_own_undo(service: GameService) -> None:
+    game_id = service.start(SETUP)
+    service.handle(game_id, {"do": "next_phase", "by": "red"})
+    service.handle(game_id, {"do": "request_undo", "by": "red"})
+
+    outcome = service.handle(game_id, {"do": "consent", "by": "red", "accept": True})
+
+    assert (outcome.accepted, outcome.rule) == (False, "CORE-UNDO-SELF")
+
+
+def test_a_judge_may_consent(service: GameService) -> None:
+    game_id = service.start(SETUP)
+    service.handle(game_id, {"do": "next_phase", "by": "red"})
+
+    undo(service, game_id, consenter="judge")
+
+    assert service.load(game_id).state.phase == "play"
+
+
+def test_a_refusal_is_final_for_that_request(service: GameService) -> None:
+    game_id = service.start(SETUP)
+    service.handle(game_id, {"do": "next_phase", "by": "red"})
+
+    undo(service, game_id, accept=False)
+
+    assert service.load(game_id).state.phase == "rest"
+    late = service.handle(game_id, {"do": "consent", "by": "judge", "accept": True})
+    assert (late.accepted, late.rule) == (False, "CORE-NO-WINDOW")
+
+
+def test_a_player_may_undo_only_their_own_latest_steps(service: GameService) -> None:
+    game_id = service.start(SETUP)
+    service.handle(game_id, {"do": "end_turn", "by": "red"})
+    service.handle(game_id, {"do": "next_phase", "by": "blue"})
+
+    outcome = service.handle(game_id, {"do": "request_undo", "by": "red"})
+
+    assert (outcome.accepted, outcome.rule) == (False, "CORE-UNDO-OWN")
+
+
+def test_undoing_more_steps_than_exist_is_refused(service: GameService) -> None:
+    game_id = service.start(SETUP)
+
+    outcome = service.handle(game_id, {"do": "request_undo", "by": "red", "steps": 2})
+
+    assert (outcome.accepted, outcome.rule) == (False, "CORE-UNDO-DEPTH")
+
+
+def test_undone_digital_dice_are_served_first_to_the_next_rolls(
+    backend_service: GameService,
+) -> None:
+    game_id = backend_service.start(SETUP)
+    first = [rolled(backend_service, game_id) for _ in range(3)]
+
+    undo(backend_service, game_id, steps=3)
+    again = [rolled(backend_service, game_id) for _ in range(3)]
+    fresh = rolled(backend_service, game_id)
+
+    assert again == first  # the same dice, whatever they are now rolled for
+    sources = [e.fact.source for e in backend_service.stored_events(game_id)
+               if e.fact.type == "DiceRolled"]
+    assert sources == ["digital"] * 3 + ["reused"] * 3 + ["digital"]
+    assert fresh >= 1
+
+
+def test_redo_brings_back_the_steps_with_their_old_dice(backend_service: GameService) -> None:
+    game_id = backend_service.start(SETUP)
+    rolled(backend_service, game_id)
+    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+    after = view(backend_service, game_id)
+    undo(backend_service, game_id, steps=2)
+
+    asked = backend_service.handle(game_id, {"do": "request_redo", "by": "red"})
+    answered = backend_service.handle(game_id, {"do": "consent", "by": "blue", "accept": True})
+
+    assert asked.accepted and answered.accepted
+    assert view(backend_service, game_id) == after
+    assert backend_service.load(game_id).state.reusable_dice == []
+    assert verify_game(backend_service, game_id).ok
+
+
+def test_redo_is_refused_once_play_has_moved_on(service: GameService) -> None:
+    game_id = service.start(SETUP)
+    service.handle(game_id, {"do": "next_phase", "by": "red"})
+    undo(service, game_id)
+    service.handle(game_id, {"do": "end_turn", "by": "red"})
+
+    outcome = service.handle(game_id, {"do": "request_redo", "by": "red"})
+
+    assert (outcome.accepted, outcome.rule) == (False, "CORE-REDO-NOTHING")
+
+
+def test_verify_passes_on_a_game_with_undos_and_redos(backend_service: GameService) -> None:
+    game_id = backend_service.start(SETUP)
+    rolled(backend_service, game_id)
+    undo(backend_service, game_id)
+    rolled(backend_service, game_id)
+    undo(backend_service, game_id, accept=False)
+    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+    undo(backend_service, game_id)
+    backend_service.handle(game_id, {"do": "request_redo", "by": "blue"})
+    backend_service.handle(game_id, {"do": "consent", "by": "red", "accept": True})
+
+    verdict = verify_game(backend_service, game_id)
+
+    assert verdict.ok, verdict.line()
+
+
+def test_only_the_judge_records_rulings_and_the_audit_shows_them(service: GameService) -> None:
+    game_id = service.start(SETUP)
+    service.handle(game_id, {"do": "next_phase", "by": "red"})
+
+    refused = service.handle(game_id, {"do": "ruling", "by": "red", "text": "I win"})
+    ruled = service.handle(game_id, {"do": "ruling", "by": "judge", "clause": "AMB-13",
+                                     "text": "corner 3 is 6.0 inches away: within", "on_step": 1})
+
+    assert (refused.accepted, refused.rule) == (False, "CORE-JUDGE-ONLY")
+    assert ruled.accepted
+    text = render(audit_entries(service.stored_events(game_id)))
+    assert "RULING by judge: corner 3 is 6.0 inches away" in text
+    assert "AMB-13" in text and "three of its four corners" in text
+
+
+def test_a_judge_cannot_request_an_undo(service: GameService) -> None:
+    game_id = service.start(SETUP)
+    service.handle(game_id, {"do": "next_phase", "by": "red"})
+
+    outcome = service.handle(game_id, {"do": "request_undo", "by": "judge"})
+
+    assert (outcome.accepted, outcome.rule) == (False, "CORE-JUDGE")
+
+
+def test_the_audit_shows_undo_as_a_branch_and_fold_hides_it(service: GameService) -> None:
+    game_id = service.start(SETUP)
+    rolled(service, game_id)
+    undo(service, game_id)
+    rolled(service, game_id)
+
+    entries = audit_entries(service.stored_events(game_id))
+    folded = fold_entries(entries)
+
+    assert entries[1].undone and "undone at step 3" in entries[1].branch
+    assert [e.step for e in folded] == [0, 4]
+    assert [e.command for e in entries] == ["setup", "roll", "request_undo", "consent", "roll"]
+
+
+@pytest.mark.parametrize("lang", [False, True])
+def test_audit_quotes_the_clause_in_english_or_the_original(
+    service: GameService, lang: bool
+) -> None:
+    game_id = service.start(SETUP)
+    service.handle(game_id, {"do": "ruling", "by": "judge", "clause": "CAU-02", "text": "no"})
+
+    text = render(audit_entries(service.stored_events(game_id), lang=lang), lang=lang)
+
+    assert ("no se utiliza en CodeOne" in text) == lang
+    assert ("not used in CodeOne" in text) != lang
