@@ -104,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     board.set_defaults(handler=cmd_board)
 
+    step = sub.add_parser("step", help="issue one command to a stored game")
+    add_game_args(step)
+    step.add_argument("command", help='the step as JSON, e.g. {"by": "red", "do": "end_turn"}')
+    step.set_defaults(handler=cmd_step)
+
     audit = sub.add_parser("audit", help="a readable timeline of every step")
     add_game_args(audit)
     audit.add_argument("--fold", action="store_true", help="hide undone branches")
@@ -296,6 +301,29 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_step(args: argparse.Namespace) -> int:
+    from warledger.script import split_step
+
+    service = open_service(args.db)
+    game_id = resolve_game(service, args.game)
+    try:
+        data, dice, problem = split_step(orjson.loads(args.command))
+    except orjson.JSONDecodeError as error:
+        raise CliError(f"the step is not JSON: {error}") from None
+    if data is None:
+        raise CliError(f"bad step: {problem}")
+    outcome = service.handle(game_id, data, dice)
+    if outcome.retried:
+        print("note: another writer changed the game meanwhile; decided again on fresh state",
+              file=sys.stderr)
+    result = outcome.as_step(0)
+    del result["index"]
+    if outcome.accepted:
+        result["receipt"] = {"event": outcome.version, "head_hash": outcome.head_hash}
+    print_json(result)
+    return 0
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     from replay.audit import as_json, audit_entries, fold_entries, render
 
@@ -345,9 +373,27 @@ def views_path(db: str) -> str:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    schema = Script.model_json_schema() if args.what == "script" else events_json_schema()
+    schema = script_schema() if args.what == "script" else events_json_schema()
     print_json(schema)
     return 0
+
+
+def script_schema() -> dict[str, Any]:
+    """The script schema, with each rule set's unit model and commands."""
+    load_rulesets()
+    schema = Script.model_json_schema()
+    schema["x-units"] = {
+        name: ruleset.state_type.unit_model.model_json_schema()
+        for name, ruleset in sorted(RULESETS.items())
+    }
+    schema["x-commands"] = {
+        name: {
+            do: command.model_json_schema()
+            for do, command in sorted(ruleset.command_types.items())
+        }
+        for name, ruleset in sorted(RULESETS.items())
+    }
+    return schema
 
 
 def cmd_diagram(args: argparse.Namespace) -> int:

@@ -1,0 +1,92 @@
+"""Secrets stay secret: no player's view or export holds what they may not know.
+
+Scans every player export of every example game (plus a game built here with a
+Hidden Deployment trooper) for the secret values: the sealed seed, and the
+ids and positions of units hidden from that player.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from uuid import UUID
+
+import orjson
+import pytest
+
+from domain.game import Game
+from domain.ruleset import Setup
+from projections.state_view import state_view
+from replay.export import export_lines, hidden_from
+from replay.service import GameService
+from warledger.script import load_script, run_script
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.yaml"))
+
+HIDDEN_SETUP = Setup(
+    ruleset="infinity-n4",
+    board={"width": 48, "height": 48},
+    players=("pano", "nomads"),
+    seed=123456789,
+    units=(
+        {"id": "fusilier", "owner": "pano", "x": 10, "y": 10, "facing": 90},
+        {"id": "sniper-hd", "owner": "nomads", "x": 31.25, "y": 37.75, "facing": 270,
+         "conditions": ["hidden_deployment"]},
+    ),
+)
+
+
+def secrets_for(service: GameService, game_id: UUID, player: str) -> set[str]:
+    """The ids of units hidden from `player` at any point of the game."""
+    events = service.stored_events(game_id)
+    game = Game.from_first_event(events[0])
+    hidden: set[str] = set(hidden_from(game.state, player))
+    for event in events[1:]:
+        game.apply_event(event)
+        hidden |= hidden_from(game.state, player)
+    return hidden
+
+
+def export_text(service: GameService, game_id: UUID, player: str | None) -> str:
+    lines = export_lines(service.stored_events(game_id), player)
+    return "\n".join(orjson.dumps(line).decode() for line in lines)
+
+
+def check_player_exports(service: GameService, game_id: UUID) -> None:
+    game = service.load(game_id)
+    for player in game.state.players:
+        text = export_text(service, game_id, player)
+        view = orjson.dumps(state_view(game.state, player)).decode()
+        assert "SeedSealed" not in text and '"seed"' not in text
+        for unit_id in secrets_for(service, game_id, player):
+            assert unit_id not in text, f"{unit_id} leaks into {player}'s export"
+            assert unit_id not in view, f"{unit_id} leaks into {player}'s view"
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_no_player_export_of_an_example_holds_a_secret(path: Path, service: GameService) -> None:
+    result = run_script(service, load_script(path))
+
+    check_player_exports(service, UUID(result["game_id"]))
+
+
+def test_a_hidden_deployment_trooper_is_invisible_to_its_opponent(service: GameService) -> None:
+    game_id = service.start(HIDDEN_SETUP)
+    service.handle(game_id, {"do": "next_phase", "by": "pano"})
+
+    pano = export_text(service, game_id, "pano")
+    full = export_text(service, game_id, None)
+
+    assert "sniper-hd" not in pano and "31.25" not in pano and "123456789" not in pano
+    assert "sniper-hd" in full and "31.25" in full and "123456789" in full
+    assert "sniper-hd" not in state_view(service.load(game_id).state, "pano")["units"]
+    assert "sniper-hd" in state_view(service.load(game_id).state, "nomads")["units"]
+    check_player_exports(service, game_id)
+
+
+def test_the_full_export_carries_the_hash_chain(service: GameService) -> None:
+    game_id = service.start(HIDDEN_SETUP)
+
+    lines = list(export_lines(service.stored_events(game_id)))
+
+    assert all(b["prev_hash"] == a["hash"] for a, b in itertools.pairwise(lines))
