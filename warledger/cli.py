@@ -8,6 +8,7 @@ a tampered game. No tracebacks.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -57,11 +58,15 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run a game script")
     run.add_argument("script")
     run.add_argument("--json", action="store_true", help="print the CONTRACT result JSON")
-    run.add_argument("--db", help="SQLite path or postgresql:// URL (default: a temp file)")
+    run.add_argument(
+        "--db",
+        help="SQLite path or postgresql:// URL (default: a temp file, or PostgreSQL when "
+        "PERSISTENCE_MODULE=eventsourcing.postgres and POSTGRES_* are set)",
+    )
     run.set_defaults(handler=cmd_run)
 
     demo = sub.add_parser("demo", help="play the example games into a database")
-    demo.add_argument("--db", default=DEFAULT_DB)
+    demo.add_argument("--db", help=f"default {DEFAULT_DB}, or PostgreSQL from POSTGRES_*")
     demo.add_argument("--examples", default=str(examples_dir()))
     demo.set_defaults(handler=cmd_demo)
 
@@ -144,6 +149,11 @@ def examples_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "examples"
 
 
+def uses_postgres_env() -> bool:
+    """Did the environment choose PostgreSQL (eventsourcing's own variables)?"""
+    return os.environ.get("PERSISTENCE_MODULE", "").endswith("postgres")
+
+
 def open_service(db: str) -> GameService:
     """A service on an existing store; a missing SQLite file is an error."""
     if "://" not in db and db != ":memory:" and not Path(db).exists():
@@ -175,7 +185,7 @@ def print_json(data: Any) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     script = load_script(args.script)
     with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or str(Path(tmp) / "game.db")
+        db = args.db or (None if uses_postgres_env() else str(Path(tmp) / "game.db"))
         service = GameService(db)
         result = run_script(service, script)
         service.close()
@@ -211,7 +221,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     scripts = sorted(Path(args.examples).glob("*.yaml"))
     if not scripts:
         raise CliError(f"no example scripts in {args.examples}")
-    service = GameService(args.db)
+    db = args.db or (None if uses_postgres_env() else DEFAULT_DB)
+    service = GameService(db)
     for path in scripts:
         script = load_script(path)
         result = run_script(service, script)
@@ -219,10 +230,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(render_run(script, result))
         verdict = verify_game(service, UUID(result["game_id"]))
         print(f"  verify: {verdict.line()}")
-    print(f"\n{len(scripts)} games stored in {args.db}. Try:")
-    print(f"  warledger games {args.db}")
-    print(f"  warledger replay {args.db} last --json")
-    print(f"  warledger verify {args.db} last")
+    where = db or "the PostgreSQL database of POSTGRES_*"
+    print(f"\n{len(scripts)} games stored in {where}. Try:")
+    print(f"  warledger games {db or 'postgresql://...'}")
+    print(f"  warledger audit {db or 'postgresql://...'} last")
+    print(f"  warledger verify {db or 'postgresql://...'} last")
     service.close()
     return 0
 

@@ -109,11 +109,14 @@ def race(monkeypatch: pytest.MonkeyPatch, interloper: Callable[[], Outcome]) -> 
     return done
 
 
+WRITER_BACKENDS = [b for b in BACKENDS if b != "memory"]
+
+
+@pytest.mark.parametrize("backend", WRITER_BACKENDS)
 def test_two_writers_conflict_and_the_loser_retries_on_fresh_state(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = str(tmp_path / "shared.db")
-    alice, bob = GameService(db), GameService(db)
+    alice, bob = make_service(backend, tmp_path), make_service(backend, tmp_path)
     game_id = alice.start(SETUP)
     interlopers = race(
         monkeypatch, lambda: alice.handle(game_id, {"do": "next_phase", "by": "red"})
@@ -128,11 +131,11 @@ def test_two_writers_conflict_and_the_loser_retries_on_fresh_state(
     assert len(alice.stored_events(game_id)) == second.version
 
 
+@pytest.mark.parametrize("backend", WRITER_BACKENDS)
 def test_the_retry_decides_again_and_may_refuse(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = str(tmp_path / "shared.db")
-    alice, bob = GameService(db), GameService(db)
+    alice, bob = make_service(backend, tmp_path), make_service(backend, tmp_path)
     game_id = alice.start(SETUP)
     race(monkeypatch, lambda: alice.handle(game_id, {"do": "end_turn", "by": "red"}))
 
