@@ -59,10 +59,11 @@ def _step_taken(state: GameState, fact: StepTaken) -> None:
     state.step = fact.step
     name = str(fact.command.get("do"))
     if name not in META_COMMAND_NAMES:
-        state.live_steps = [*state.live_steps, StepRef(step=fact.step, by=fact.by, do=name)][
-            -UNDO_DEPTH:
-        ]
-        state.redo_stack = []
+        state.live_steps.append(StepRef(step=fact.step, by=fact.by, do=name))
+        if len(state.live_steps) > UNDO_DEPTH:
+            del state.live_steps[0]
+        if state.redo_stack:
+            state.redo_stack = []
 
 
 @applies(DiceRolled)

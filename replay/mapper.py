@@ -9,6 +9,7 @@ eventsourcing pydantic mapper does not (LIBRARY-NOTES, issue #302).
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -63,9 +64,7 @@ class PydanticMapper(Mapper[UUID]):
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         body = self.transcoder.decode(stored_event.state)
-        originator_id = stored_event.originator_id
-        if not isinstance(originator_id, UUID):
-            originator_id = UUID(str(originator_id))
+        originator_id = as_uuid(stored_event.originator_id)
         if stored_event.topic == SNAPSHOT_TOPIC:
             return GameSnapshot(
                 originator_id=originator_id,
@@ -75,6 +74,16 @@ class PydanticMapper(Mapper[UUID]):
                 state=body["state"],
             )
         return decode_event(originator_id, stored_event.originator_version, body)
+
+
+@lru_cache(maxsize=1024)
+def _uuid(text: str) -> UUID:
+    return UUID(text)
+
+
+def as_uuid(value: Any) -> UUID:
+    """A stored originator id as a UUID (parsed once per game, not per event)."""
+    return value if isinstance(value, UUID) else _uuid(str(value))
 
 
 def decode_event(originator_id: UUID, version: int, body: dict[str, Any]) -> GameEvent:
