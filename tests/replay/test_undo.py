@@ -6,50 +6,16 @@ something to roll; the rule sets' own games are covered by the property test.
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
 from uuid import UUID
 
 import pytest
 
-from domain.commands import Command
-from domain.decision import Decision
-from domain.machine import TurnMachine, allow, turn_rows
-from domain.ruleset import Ruleset, Setup, register
-from domain.w40k import W40K
-from events.core import ClauseApplied
+from domain.ruleset import Setup
 from projections.state_view import state_view
 from replay.audit import audit_entries, fold_entries, render
 from replay.service import GameService
 from replay.verify import verify_game
-
-
-class Roll(Command):
-    """Roll a d6 for the record."""
-
-    do: Literal["roll"] = "roll"
-    purpose: str = "test"
-
-
-class DiceGame(Ruleset):
-    """Two phases and a `roll` command: enough to test undo and dice."""
-
-    name = "test-dice"
-    title = "test dice game"
-    state_type = W40K.state_type
-    commands: ClassVar[tuple[type[Command], ...]] = (Roll,)
-    machine = TurnMachine("test-dice", ("play", "rest"),
-                          [*turn_rows(("play", "rest")), *allow("roll", ["play"])])
-    last_round = 99
-
-
-DICE = register(DiceGame())
-
-
-@DICE.handle(Roll)
-def decide_roll(d: Decision, command: Roll) -> None:
-    (value,) = d.roll(command.purpose)
-    d.emit(ClauseApplied(rule="TEST", message=f"rolled {value}"))
-
+from tests.dice_game import DICE  # noqa: F401  (registers the test-dice rule set)
 
 SETUP = Setup(ruleset="test-dice", board={"width": 10, "height": 10}, players=("red", "blue"),
               seed=99)
