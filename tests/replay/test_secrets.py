@@ -70,18 +70,20 @@ def test_no_player_export_of_an_example_holds_a_secret(path: Path, service: Game
     check_player_exports(service, UUID(result["game_id"]))
 
 
-def test_a_hidden_deployment_trooper_is_invisible_to_its_opponent(service: GameService) -> None:
-    game_id = service.start(HIDDEN_SETUP)
-    service.handle(game_id, {"do": "next_phase", "by": "pano"})
+def test_a_hidden_deployment_trooper_is_invisible_to_its_opponent(
+    backend_service: GameService,
+) -> None:
+    game_id = backend_service.start(HIDDEN_SETUP)
+    backend_service.handle(game_id, {"do": "next_phase", "by": "pano"})
 
-    pano = export_text(service, game_id, "pano")
-    full = export_text(service, game_id, None)
+    pano = export_text(backend_service, game_id, "pano")
+    full = export_text(backend_service, game_id, None)
 
     assert "sniper-hd" not in pano and "31.25" not in pano and "123456789" not in pano
     assert "sniper-hd" in full and "31.25" in full and "123456789" in full
-    assert "sniper-hd" not in state_view(service.load(game_id).state, "pano")["units"]
-    assert "sniper-hd" in state_view(service.load(game_id).state, "nomads")["units"]
-    check_player_exports(service, game_id)
+    assert "sniper-hd" not in state_view(backend_service.load(game_id).state, "pano")["units"]
+    assert "sniper-hd" in state_view(backend_service.load(game_id).state, "nomads")["units"]
+    check_player_exports(backend_service, game_id)
 
 
 def test_the_full_export_carries_the_hash_chain(service: GameService) -> None:

@@ -66,12 +66,12 @@ def test_the_undo_window_is_open_until_answered(backend_service: GameService) ->
     assert (blocked.accepted, blocked.rule) == (False, "CORE-WINDOW-OPEN")
 
 
-def test_a_player_cannot_consent_to_their_own_undo(service: GameService) -> None:
-    game_id = service.start(SETUP)
-    service.handle(game_id, {"do": "next_phase", "by": "red"})
-    service.handle(game_id, {"do": "request_undo", "by": "red"})
+def test_a_player_cannot_consent_to_their_own_undo(backend_service: GameService) -> None:
+    game_id = backend_service.start(SETUP)
+    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+    backend_service.handle(game_id, {"do": "request_undo", "by": "red"})
 
-    outcome = service.handle(game_id, {"do": "consent", "by": "red", "accept": True})
+    outcome = backend_service.handle(game_id, {"do": "consent", "by": "red", "accept": True})
 
     assert (outcome.accepted, outcome.rule) == (False, "CORE-UNDO-SELF")
 
@@ -85,14 +85,14 @@ def test_a_judge_may_consent(service: GameService) -> None:
     assert service.load(game_id).state.phase == "play"
 
 
-def test_a_refusal_is_final_for_that_request(service: GameService) -> None:
-    game_id = service.start(SETUP)
-    service.handle(game_id, {"do": "next_phase", "by": "red"})
+def test_a_refusal_is_final_for_that_request(backend_service: GameService) -> None:
+    game_id = backend_service.start(SETUP)
+    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
 
-    undo(service, game_id, accept=False)
+    undo(backend_service, game_id, accept=False)
 
-    assert service.load(game_id).state.phase == "rest"
-    late = service.handle(game_id, {"do": "consent", "by": "judge", "accept": True})
+    assert backend_service.load(game_id).state.phase == "rest"
+    late = backend_service.handle(game_id, {"do": "consent", "by": "judge", "accept": True})
     assert (late.accepted, late.rule) == (False, "CORE-NO-WINDOW")
 
 
@@ -174,17 +174,19 @@ def test_verify_passes_on_a_game_with_undos_and_redos(backend_service: GameServi
     assert verdict.ok, verdict.line()
 
 
-def test_only_the_judge_records_rulings_and_the_audit_shows_them(service: GameService) -> None:
-    game_id = service.start(SETUP)
-    service.handle(game_id, {"do": "next_phase", "by": "red"})
+def test_only_the_judge_records_rulings_and_the_audit_shows_them(
+    backend_service: GameService,
+) -> None:
+    game_id = backend_service.start(SETUP)
+    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
 
-    refused = service.handle(game_id, {"do": "ruling", "by": "red", "text": "I win"})
-    ruled = service.handle(game_id, {"do": "ruling", "by": "judge", "clause": "AMB-13",
+    refused = backend_service.handle(game_id, {"do": "ruling", "by": "red", "text": "I win"})
+    ruled = backend_service.handle(game_id, {"do": "ruling", "by": "judge", "clause": "AMB-13",
                                      "text": "corner 3 is 6.0 inches away: within", "on_step": 1})
 
     assert (refused.accepted, refused.rule) == (False, "CORE-JUDGE-ONLY")
     assert ruled.accepted
-    text = render(audit_entries(service.stored_events(game_id)))
+    text = render(audit_entries(backend_service.stored_events(game_id)))
     assert "RULING by judge: corner 3 is 6.0 inches away" in text
     assert "AMB-13" in text and "three of its four corners" in text
 
@@ -198,13 +200,13 @@ def test_a_judge_cannot_request_an_undo(service: GameService) -> None:
     assert (outcome.accepted, outcome.rule) == (False, "CORE-JUDGE")
 
 
-def test_the_audit_shows_undo_as_a_branch_and_fold_hides_it(service: GameService) -> None:
-    game_id = service.start(SETUP)
-    rolled(service, game_id)
-    undo(service, game_id)
-    rolled(service, game_id)
+def test_the_audit_shows_undo_as_a_branch_and_fold_hides_it(backend_service: GameService) -> None:
+    game_id = backend_service.start(SETUP)
+    rolled(backend_service, game_id)
+    undo(backend_service, game_id)
+    rolled(backend_service, game_id)
 
-    entries = audit_entries(service.stored_events(game_id))
+    entries = audit_entries(backend_service.stored_events(game_id))
     folded = fold_entries(entries)
 
     assert entries[1].undone and "undone at step 3" in entries[1].branch
