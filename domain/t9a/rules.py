@@ -1,22 +1,24 @@
-"""The T9A rule set: its state, units, commands and hooks."""
+"""The T9A rule set: its state, units, commands and hooks.
+
+Handlers are registered by the clause-group modules (`deployment`, `joining`,
+`rolls`, `arrival`, `moves`) with `@RULESET.handle(...)`; the package
+`__init__` imports them.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any
 
-from domain.ruleset import Ruleset, register
-from domain.state import GameState, UnitState
+from domain.decision import Decision
+from domain.errors import ScriptError
+from domain.ruleset import Ruleset, Setup, register
+from domain.state import GameState
+from domain.t9a.ambushers import is_ambush_eligible
+from domain.t9a.commands import T9A_COMMANDS
+from domain.t9a.flow import GAME_END_RULES, PHASE_END_RULES, PHASE_START_RULES
 from domain.t9a.machine import MACHINE
-
-
-class T9AUnit(UnitState):
-    """A ranked unit (the Ambush rules add their fields in the AMB issue)."""
-
-
-class T9AState(GameState):
-    """T9A game state."""
-
-    unit_model: ClassVar[type[UnitState]] = T9AUnit
+from domain.t9a.units import T9AState, T9AUnit
+from events.base import Fact
 
 
 class T9A(Ruleset):
@@ -26,7 +28,45 @@ class T9A(Ruleset):
     title = "The 9th Age: Ambush"
     state_type = T9AState
     machine = MACHINE
+    commands = T9A_COMMANDS
     last_round = 6
 
+    def setup_facts(self, setup: Setup) -> list[Fact]:
+        """Field the script's units; a unit fielded already in Ambush must be eligible
+        (AMB-02)."""
+        facts = super().setup_facts(setup)
+        for raw in setup.units:
+            unit = T9AUnit.model_validate(raw)
+            if unit.in_ambush and not is_ambush_eligible(unit):
+                raise ScriptError(f"unit {unit.id!r} is in Ambush but not all its models "
+                                  "have Ambush (AMB-02)")
+        return facts
 
-register(T9A())
+    def on_phase_start(self, d: Decision) -> None:
+        state = as_t9a(d.state)
+        for rule in PHASE_START_RULES.get(state.phase, ()):
+            rule(d, state)
+
+    def on_phase_end(self, d: Decision) -> None:
+        state = as_t9a(d.state)
+        for rule in PHASE_END_RULES.get(state.phase, ()):
+            rule(d, state)
+
+    def on_game_end(self, d: Decision) -> None:
+        state = as_t9a(d.state)
+        for rule in GAME_END_RULES:
+            rule(d, state)
+
+    def view_extra(self, state: GameState, as_player: str | None) -> dict[str, Any]:
+        """`ambush_rolled`: player -> the Game Turn of their last Ambush rolls."""
+        return {"ambush_rolled": dict(sorted(as_t9a(state).ambush_rolled.items()))}
+
+
+def as_t9a(state: GameState) -> T9AState:
+    """The state as T9A state."""
+    assert isinstance(state, T9AState)
+    return state
+
+
+RULESET = T9A()
+register(RULESET)

@@ -1,0 +1,92 @@
+"""Where a footprint may stand: the measurements the placement clauses judge.
+
+Pure geometry on the state, built on `domain.geometry`: no rule is decided
+here (the clause functions in `arrival`, `deployment` and `moves` decide, and
+the board overlay draws the same measurements). Obstacle keys are readable
+labels: `unit <id>` and `impassable <id>`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from shapely.geometry import Polygon
+
+from domain.geometry import (
+    Obstacles,
+    Point2,
+    Rect,
+    distance,
+    is_anything_between_hull,
+    is_wholly_on_board,
+    is_within,
+    polygon_from_points,
+    sweep_hull,
+)
+from domain.t9a.units import T9AState
+
+#: AMB-13: corners must be within this many inches of the chosen point.
+ARRIVAL_REACH = 6.0
+#: Unit Spacing (AMB-15, RULINGS): more than this many inches from units and Impassable Terrain.
+UNIT_SPACING = 1.0
+MIN_CORNERS_IN_REACH = 3
+
+
+def is_legal_formation(files: int, ranks: int, models: int) -> bool:
+    """RULINGS: `files ≥ 1` and `files·(ranks−1) < models ≤ files·ranks`."""
+    return files >= 1 and ranks >= 1 and files * (ranks - 1) < models <= files * ranks
+
+
+def obstacles(state: T9AState, *, ignore: Iterable[str] = ()) -> Obstacles:
+    """Other units on the table and Impassable Terrain, as a spatial index."""
+    skip = frozenset(ignore)
+    items: list[tuple[str, Rect | Polygon]] = [
+        (f"unit {unit.id}", shape)
+        for unit in state.t9a_units()
+        if unit.id not in skip and (shape := unit.footprint()) is not None
+    ]
+    items += [
+        (f"impassable {piece.id}", polygon_from_points(piece.polygon))
+        for piece in state.terrain
+        if piece.kind == "impassable"
+    ]
+    return Obstacles(items)
+
+
+def corner_distances(rect: Rect, point: Point2) -> tuple[float, ...]:
+    """Distance from each corner (front-left, front-right, rear-right, rear-left) to `point`."""
+    return tuple(distance(corner, point) for corner in rect.corners)
+
+
+def corners_in_reach(rect: Rect, point: Point2, reach: float = ARRIVAL_REACH) -> tuple[bool, ...]:
+    """For each corner: is it within `reach` of `point` (≤, with the shared tolerance)?"""
+    return tuple(is_within(corner, point, reach) for corner in rect.corners)
+
+
+Gap = tuple[str, float]
+
+
+def too_close(state: T9AState, rect: Rect, *, ignore: Iterable[str] = ()) -> list[Gap]:
+    """Units and Impassable Terrain within 1″ of `rect` (Unit Spacing), with distances."""
+    index = obstacles(state, ignore=ignore)
+    return [
+        (key, distance(rect, geom))
+        for key in index.ids
+        for geom in index.geometries(key)
+        if is_within(rect, geom, UNIT_SPACING)
+    ]
+
+
+def arrival_hull(rect: Rect, point: Point2) -> Polygon:
+    """The convex hull of the footprint and the chosen point (A-AMB-10)."""
+    return sweep_hull(rect, point)
+
+
+def between(state: T9AState, rect: Rect, point: Point2, *, ignore: Iterable[str] = ()) -> list[str]:
+    """Units and Impassable Terrain directly between the footprint and the point."""
+    return is_anything_between_hull(rect, point, obstacles(state, ignore=ignore))
+
+
+def is_on_board(state: T9AState, rect: Rect) -> bool:
+    """Does the footprint lie wholly on the board?"""
+    return is_wholly_on_board(rect, state.board.width, state.board.height)

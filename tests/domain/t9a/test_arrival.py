@@ -1,0 +1,191 @@
+"""Arriving from Ambush (AMB-11…20, AMB-27). Source: seeds/ambush.es.txt lines 5–11;
+A-AMB-05, A-AMB-07, A-AMB-08, A-AMB-10, A-AMB-15, A-AMB-16; RULINGS.md T9A."""
+
+from __future__ import annotations
+
+from t9a_scene import ambusher, arrive, last, to_movement, unit
+
+AMBUSH = {"by": "red", "do": "ambush", "unit": "red-scouts"}
+ROLLED = [AMBUSH, *to_movement(2), {"by": "red", "do": "roll_ambush", "dice": [5]}]
+
+
+def test_amb_11_refuses_a_point_that_is_not_on_a_board_edge(t9a):
+    result = t9a([ambusher()], [*ROLLED, arrive(point=(36, 1), y=3.5)])
+
+    assert last(result)["rule"] == "AMB-11" and "board edge" in last(result)["message"]
+
+
+def test_amb_11_accepts_a_point_on_any_board_edge(t9a):
+    result = t9a([ambusher()], [*ROLLED, arrive(point=(0, 24), x=2.5, y=24, facing=0)])
+
+    assert last(result)["accepted"]
+
+
+def test_amb_13_rejects_arrival_with_two_corners_in_range(t9a):
+    result = t9a([ambusher()], [*ROLLED, arrive(point=(60, 0), x=60, y=6)])
+
+    assert last(result)["rule"] == "AMB-13"
+    assert last(result)["message"].startswith("only 2 of the unit's 4 corners are within 6\"")
+
+
+def test_amb_13_accepts_three_corners_in_range_and_one_out(t9a):
+    # Facing 0: 2" deep along x, 4" wide along y. Centre (31, 2.5): corners (32, 4.5)
+    # (32, 0.5) (30, 0.5) (30, 4.5); from the point (27, 0): 6.73, 5.02, 3.04, 5.41.
+    result = t9a([ambusher()], [*ROLLED, arrive(point=(27, 0), x=31, y=2.5, facing=0)])
+
+    assert last(result)["accepted"]
+    assert "AMB-13" not in str(result["steps"][-1])
+
+
+def test_amb_13_a_corner_exactly_6_inches_away_is_within(t9a):
+    # 8 files x 1 rank facing 90 at (39.6, 4.3): corners (35.6, 4.8) (43.6, 4.8) (43.6, 3.8)
+    # (35.6, 3.8); from the point (40, 0): 6.51, 6.00 (3-4-5), 5.24, 5.80. Counting the
+    # exact 6.00" as within makes 3 of 4 (A-AMB-09: within means <= 6.0").
+    exact = arrive(point=(40, 0), x=39.6, y=4.3, files=8, ranks=1)
+
+    result = t9a([ambusher()], [*ROLLED, exact])
+
+    assert last(result)["accepted"]
+
+
+def test_amb_14_refuses_an_illegal_formation(t9a):
+    result = t9a([ambusher()], [*ROLLED, arrive(files=3, ranks=2)])
+
+    assert last(result)["rule"] == "AMB-14" and "8 models" in last(result)["message"]
+
+
+def test_amb_14_accepts_any_legal_formation(t9a):
+    result = t9a([ambusher()], [*ROLLED, arrive(files=3, ranks=3, y=2.5)])
+
+    assert last(result)["accepted"]
+    scouts = result["state"]["units"]["red-scouts"]
+    assert (scouts["files"], scouts["ranks"]) == (3, 3)
+
+
+def test_amb_15_refuses_a_placement_within_1_inch_of_another_unit(t9a):
+    blue = unit("blue-guard", "blue", x=36, y=6.4, facing=270)   # its rear edge at y 5.4
+
+    result = t9a([ambusher(), blue], [*ROLLED, arrive(y=3.5)])   # front edge at y 4.5
+
+    assert last(result)["rule"] == "AMB-15"
+    assert "unit blue-guard (0.90\")" in last(result)["message"]
+
+
+def test_amb_15_refuses_a_placement_within_1_inch_of_impassable_terrain(t9a):
+    result = t9a([ambusher()], [*ROLLED, arrive(point=(12, 0), x=12, y=4.2)])   # 0.9" from rock
+
+    assert last(result)["rule"] == "AMB-15" and "impassable rock" in last(result)["message"]
+
+
+def test_amb_15_unit_spacing_means_more_than_1_inch(t9a):
+    blue = unit("blue-guard", "blue", x=36, y=6.5, facing=270)   # exactly 1.0" apart
+
+    result = t9a([ambusher(), blue], [*ROLLED, arrive(y=3.5)])
+
+    assert last(result)["rule"] == "AMB-15"
+
+
+def test_amb_16_refuses_a_unit_directly_between_the_footprint_and_the_point(t9a):
+    blue = unit("blue-pickets", "blue", files=1, ranks=1, x=36, y=1, facing=90)
+    # footprint x 34..38, y 3.5..5.5 (2" from the pickets, corners 5.85" and 4.03")
+    result = t9a([ambusher(), blue], [*ROLLED, arrive(x=36, y=4.5)])
+
+    assert last(result)["rule"] == "AMB-16" and "unit blue-pickets" in last(result)["message"]
+
+
+def test_amb_16_refuses_impassable_terrain_between_the_footprint_and_the_point(t9a):
+    result = t9a([ambusher()], [*ROLLED, arrive(point=(12, 0), x=12, y=4.5)])
+
+    assert last(result)["rule"] == "AMB-16" and "impassable rock" in last(result)["message"]
+
+
+def test_core_board_edge_refuses_a_footprint_partly_off_the_board(t9a):
+    result = t9a([ambusher()], [*ROLLED, arrive(point=(36, 0), x=36, y=0.5)])
+
+    assert last(result)["rule"] == "CORE-BOARD-EDGE"
+
+
+def test_amb_18_an_arriving_unit_counts_as_having_made_an_advance_move(t9a):
+    result = t9a([ambusher()], [*ROLLED, arrive()])
+
+    assert last(result)["rule"] == "AMB-18"
+    scouts = result["state"]["units"]["red-scouts"]
+    assert scouts["advance_moved"] is True and scouts["moved"] == "advance"
+
+
+def test_amb_19_rejects_every_further_move_in_the_phase_of_arrival(t9a):
+    moves = [{"by": "red", "do": "advance", "unit": "red-scouts", "distance": 1},
+             {"by": "red", "do": "march", "unit": "red-scouts", "distance": 1},
+             {"by": "red", "do": "reform", "unit": "red-scouts", "facing": 0}]
+
+    result = t9a([ambusher()], [*ROLLED, arrive(), *moves])
+
+    assert [s["rule"] for s in result["steps"][-3:]] == ["AMB-19"] * 3
+
+
+def test_amb_19_the_unit_moves_again_in_its_next_player_turn(t9a):
+    steps = [*ROLLED, arrive(), {"by": "red", "do": "end_turn"}, {"by": "blue", "do": "end_turn"},
+             {"by": "red", "do": "next_phase"},
+             {"by": "red", "do": "advance", "unit": "red-scouts", "distance": 4}]
+
+    result = t9a([ambusher()], steps)
+
+    assert last(result)["accepted"]
+    assert result["state"]["units"]["red-scouts"]["y"] == 6.5
+
+
+def test_amb_12_a_unit_that_rolled_3_plus_but_was_not_placed_stays_and_rolls_again(t9a):
+    steps = [*ROLLED, arrive(point=(12, 0), x=12, y=4.5), {"by": "red", "do": "end_turn"},
+             {"by": "blue", "do": "end_turn"}, {"by": "red", "do": "next_phase"},
+             {"by": "red", "do": "roll_ambush", "dice": [6]}, arrive()]
+
+    result = t9a([ambusher()], steps)
+
+    outcomes = result["steps"][-6:]
+    assert outcomes[0]["rule"] == "AMB-16"
+    assert outcomes[1]["accepted"] and outcomes[1]["rule"] == "AMB-12"
+    assert "AmbushArrivalPostponed" in outcomes[1]["events"]
+    assert outcomes[4]["accepted"] and outcomes[5]["accepted"]   # Player Turn 3
+    assert result["state"]["units"]["red-scouts"]["status"] == "on_table"
+
+
+def test_amb_27_a_unit_arriving_in_game_turn_6_loses_scoring(t9a):
+    steps = [AMBUSH, *to_movement(6), {"by": "red", "do": "roll_ambush"}, arrive()]
+
+    result = t9a([ambusher()], steps)
+
+    assert last(result)["accepted"] and last(result)["rule"] == "AMB-27"
+    assert "ScoringLost" in last(result)["events"]
+    assert result["state"]["units"]["red-scouts"]["scoring"] is False
+
+
+def test_amb_27_a_unit_arriving_in_game_turn_5_keeps_scoring(t9a):
+    steps = [AMBUSH, *to_movement(5), {"by": "red", "do": "roll_ambush"}, arrive()]
+
+    result = t9a([ambusher()], steps)
+
+    assert last(result)["rule"] == "AMB-18"
+    assert result["state"]["units"]["red-scouts"]["scoring"] is True
+
+
+def test_amb_20_a_unit_still_in_ambush_at_the_end_of_the_game_is_removed_as_a_casualty(t9a):
+    steps = [AMBUSH, *to_movement(2), {"by": "red", "do": "roll_ambush", "dice": [1]},
+             {"by": "judge", "do": "end_game"}]
+
+    result = t9a([ambusher()], steps)
+
+    assert last(result)["accepted"] and last(result)["rule"] == "AMB-20"
+    assert "T9ARemovedAsCasualty" in last(result)["events"]
+    assert result["state"]["units"]["red-scouts"]["status"] == "removed"
+    assert result["state"]["finished"] is True
+
+
+def test_amb_20_applies_when_the_last_player_turn_of_game_turn_6_ends(t9a):
+    steps = [AMBUSH, *to_movement(6), {"by": "red", "do": "roll_ambush"},
+             {"by": "red", "do": "end_turn"}, {"by": "blue", "do": "end_turn"}]
+
+    result = t9a([ambusher()], steps)
+
+    assert result["steps"][-2]["rule"] == "AMB-12"
+    assert last(result)["rule"] == "AMB-20"
+    assert result["state"]["units"]["red-scouts"]["status"] == "removed"

@@ -1,0 +1,115 @@
+"""Attachable Models in Ambush (AMB-21…26). Source: seeds/ambush.es.txt lines 11–14;
+A-AMB-13, A-AMB-14, A-AMB-17."""
+
+from __future__ import annotations
+
+from t9a_scene import ambusher, arrive, character, last, to_movement
+
+AMBUSH = {"by": "red", "do": "ambush", "unit": "red-scouts"}
+HERO = {"by": "red", "do": "ambush", "unit": "red-hero"}
+ROLL = {"by": "red", "do": "roll_ambush"}
+
+
+def attach(to: str | None, model: str = "red-hero") -> dict[str, object]:
+    return {"by": "red", "do": "attach", "model": model, "to": to}
+
+
+def test_amb_21_an_attachable_model_may_be_deployed_in_ambush_joined_to_a_same_x_unit(t9a):
+    result = t9a([ambusher(), character()], [AMBUSH, {**HERO, "join": "red-scouts"}])
+
+    assert last(result)["accepted"]
+    assert result["state"]["units"]["red-hero"]["joined_to"] == "red-scouts"
+
+
+def test_amb_21_refuses_joining_a_unit_with_another_ambush_x(t9a):
+    """A-AMB-17: every model of the Combined Unit has Ambush with the same X."""
+    other = ambusher(ambush="Vanguard Line")
+
+    result = t9a([other, character()], [{"by": "red", "do": "ambush", "unit": "red-scouts"},
+                                         {**HERO, "join": "red-scouts"}])
+
+    assert last(result)["rule"] == "AMB-21" and "same X" in last(result)["message"]
+
+
+def test_amb_21_refuses_joining_a_unit_not_in_ambush(t9a):
+    result = t9a([ambusher(), character()], [{**HERO, "join": "red-scouts"}])
+
+    assert last(result)["rule"] == "AMB-21"
+
+
+def test_amb_21_only_an_attachable_model_joins_a_unit(t9a):
+    units = [ambusher(), ambusher("red-rangers")]
+    steps = [AMBUSH, {"by": "red", "do": "ambush", "unit": "red-rangers", "join": "red-scouts"}]
+
+    result = t9a(units, steps)
+
+    assert last(result)["rule"] == "AMB-21" and "not an Attachable Model" in last(result)["message"]
+
+
+def test_amb_22_joining_follows_the_usual_restrictions_no_joining_a_character(t9a):
+    units = [character(), character("red-mage")]
+    steps = [{"by": "red", "do": "ambush", "unit": "red-mage"}, {**HERO, "join": "red-mage"}]
+
+    result = t9a(units, steps)
+
+    assert last(result)["rule"] == "AMB-22"
+
+
+def test_amb_23_the_unit_to_join_is_chosen_before_the_roll(t9a):
+    steps = [AMBUSH, HERO, *to_movement(2, 2), {**ROLL, "dice": [1, 1]}, attach("red-scouts")]
+
+    result = t9a([ambusher(), character()], steps)
+
+    assert last(result)["rule"] == "AMB-23"
+
+
+def test_amb_23_and_amb_24_a_model_joined_before_the_roll_shares_one_die(t9a):
+    steps = [AMBUSH, HERO, *to_movement(2, 2)[:-1], attach("red-scouts"),
+             {"by": "red", "do": "next_phase"}, {**ROLL, "dice": [4]}]
+
+    result = t9a([ambusher(), character()], steps)
+
+    assert result["steps"][-3]["accepted"] and result["steps"][-3]["rule"] == "AMB-26"
+    assert last(result)["accepted"] and last(result)["events"].count("DiceRolled") == 1
+    assert last(result)["rule"] == "AMB-09"
+    assert result["state"]["units"]["red-scouts"]["arrival_ready"] is True
+
+
+def test_amb_24_the_combined_unit_arrives_together_and_the_model_not_alone(t9a):
+    steps = [AMBUSH, {**HERO, "join": "red-scouts"}, *to_movement(2), {**ROLL, "dice": [6]},
+             arrive("red-hero"), arrive()]
+
+    result = t9a([ambusher(), character()], steps)
+
+    assert result["steps"][-2]["rule"] == "AMB-24"
+    assert last(result)["accepted"]
+    hero = result["state"]["units"]["red-hero"]
+    assert hero["status"] == "on_table" and hero["joined_to"] == "red-scouts"
+    assert (hero["x"], hero["y"], hero["advance_moved"]) == (36.0, 2.5, True)
+
+
+def test_amb_25_being_attachable_locks_no_choice_a_model_may_leave_and_roll_alone(t9a):
+    """AMB-25 (A-AMB-13): "Attachable" has no effect on the choice; joining none rolls alone."""
+    steps = [AMBUSH, {**HERO, "join": "red-scouts"}, *to_movement(2)[:-1], attach(None),
+             {"by": "red", "do": "next_phase"}, {**ROLL, "dice": [2, 5]}]
+
+    result = t9a([ambusher(), character()], steps)
+
+    assert last(result)["accepted"] and last(result)["events"].count("DiceRolled") == 2
+    units = result["state"]["units"]
+    assert units["red-hero"]["joined_to"] is None
+    assert (units["red-hero"]["arrival_ready"], units["red-scouts"]["arrival_ready"]) == (
+        False, True)
+
+
+def test_amb_26_the_unit_joined_may_change_every_turn(t9a):
+    units = [ambusher(), ambusher("red-rangers"), character()]
+    setup = [AMBUSH, {"by": "red", "do": "ambush", "unit": "red-rangers"},
+             {**HERO, "join": "red-scouts"}]
+    turn_3 = [*to_movement(3, 2)[:-1], attach("red-rangers")]
+
+    result = t9a(units, [*setup, *turn_3])
+
+    assert last(result)["accepted"] and last(result)["rule"] == "AMB-26"
+    assert "(was red-scouts)" in last(result)["message"]
+    assert result["state"]["units"]["red-hero"]["joined_to"] == "red-rangers"
