@@ -1,22 +1,21 @@
-"""The Infinity N4 rule set: its state, troopers, commands and hooks."""
+"""The Infinity N4 rule set: its state, commands, machines and hooks."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from domain.infinity.machine import MACHINE
-from domain.ruleset import Ruleset, register
-from domain.state import GameState, UnitState
+from domain.decision import Decision
+from domain.infinity.commands import COMMANDS
+from domain.infinity.machine import MACHINE, ORDER_MACHINE
+from domain.infinity.orders import generate_orders, opening_orders
+from domain.infinity.sight import ZONE_OF_CONTROL
+from domain.infinity.state import InfinityState, Trooper
+from domain.machine import TurnMachine
+from domain.ruleset import Ruleset, Setup, register
+from domain.state import GameState
+from events.base import Fact
 
-
-class Trooper(UnitState):
-    """A trooper (the CAU issue adds its fields)."""
-
-
-class InfinityState(GameState):
-    """Infinity N4 game state."""
-
-    unit_model: ClassVar[type[UnitState]] = Trooper
+__all__ = ["RULESET", "Infinity", "InfinityState", "Trooper"]
 
 
 class Infinity(Ruleset):
@@ -26,7 +25,31 @@ class Infinity(Ruleset):
     title = "Infinity N4: Cautious Movement"
     state_type = InfinityState
     machine = MACHINE
+    commands = COMMANDS
     last_round = 3
+    default_options: ClassVar[dict[str, Any]] = {"zone_of_control": ZONE_OF_CONTROL}
+    #: The order expenditure sequence, drawn by `warledger diagram infinity-n4`.
+    extra_machines: ClassVar[dict[str, TurnMachine]] = {"order": ORDER_MACHINE}
+
+    def setup_facts(self, setup: Setup) -> list[Fact]:
+        """The fielded troopers, then the first player's order pool (the game starts
+        in their tactical phase, which no phase change opens)."""
+        facts = super().setup_facts(setup)
+        return [*facts, opening_orders(facts, setup.players[0])]
+
+    def on_phase_start(self, d: Decision) -> None:
+        """The tactical phase sets the active player's order pool (RULINGS "Orders")."""
+        if d.state.phase == "tactical":
+            generate_orders(d)
+
+    def view_extra(self, state: GameState, as_player: str | None) -> dict[str, Any]:
+        """Order pools, and the order being spent (its stage and declared skills)."""
+        assert isinstance(state, InfinityState)
+        order = state.order
+        return {
+            "orders": dict(sorted(state.orders.items())),
+            "order": order.model_dump(mode="json") if order is not None else None,
+        }
 
 
-register(Infinity(), "infinity")
+RULESET = register(Infinity(), "infinity")

@@ -1,0 +1,131 @@
+"""Movement (RULINGS "Moves"): the plain Move short skill, the Idle short skill, and
+the General Movement Rules and Moving and Measuring that Cautious Movement shares."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.decision import Decision
+from domain.errors import RuleViolation
+from domain.geometry import is_wholly_on_board, path_length, path_min_distance, polygon_from_points
+from domain.infinity.aro import aro_eligible
+from domain.infinity.commands import Idle, Move, Movement
+from domain.infinity.machine import ORDER_MACHINE
+from domain.infinity.orders import (
+    check_activation,
+    check_acts_in_order,
+    open_aro_window,
+    planned_start,
+    reach_stage,
+    spend_order,
+)
+from domain.infinity.rules import RULESET
+from domain.infinity.state import InfinityState, Trooper
+from events.infinity import OrderSkillDeclared, Point
+
+MOVEMENT_BLOCKERS = ("impassable", "blocking")
+
+
+def movement_path(state: InfinityState, trooper: Trooper, command: Movement) -> list[Point]:
+    """The whole path: from where the skill starts, through the command's points."""
+    return [planned_start(state, trooper), *command.path]
+
+
+def measured_length(path: Sequence[Point]) -> float:
+    """CAU-15 (Moving and Measuring): a movement is measured along its path, corner to
+    corner, as the distance the centre of the base travels."""
+    return path_length(path)
+
+
+def general_movement_problem(state: InfinityState, trooper: Trooper,
+                             path: Sequence[Point]) -> str | None:
+    """CAU-14 (General Movement Rules): the moving base stays wholly on the table and never
+    overlaps `impassable` or `blocking` terrain (touching is allowed). The problem, or None.
+    """
+    for point in path:
+        if not is_wholly_on_board(trooper.base_at(point), state.board.width,
+                                  state.board.height):
+            return f"at ({point[0]:g}, {point[1]:g}) {trooper.id}'s base would leave the table"
+    radius = trooper.base / 2.0
+    for piece in state.terrain:
+        if piece.kind not in MOVEMENT_BLOCKERS:
+            continue
+        gap = path_min_distance(list(path), polygon_from_points(piece.polygon))
+        if gap < radius - 1e-6:
+            return (f"{trooper.id}'s base would cross {piece.kind} terrain {piece.id} "
+                    f"(its centre passes {gap:.2f}\" from it; the base radius is {radius:g}\")")
+    return None
+
+
+def check_general_movement(state: InfinityState, trooper: Trooper, path: Sequence[Point],
+                           rule: str) -> None:
+    """Refuse a path that breaks the General Movement Rules, citing `rule`."""
+    problem = general_movement_problem(state, trooper, path)
+    if problem is not None:
+        raise RuleViolation(rule, problem)
+
+
+def mov_value_used(state: InfinityState, trooper: Trooper) -> float:
+    """CORE-MOV: a Move uses the first MOV value as the order's first skill, the second
+    MOV value as its second skill."""
+    return trooper.mov[0] if state.order is None else trooper.mov[1]
+
+
+def check_move_distance(state: InfinityState, trooper: Trooper, path: Sequence[Point]) -> float:
+    """CORE-MOV: a Move's path may not be longer than the MOV value used."""
+    limit = mov_value_used(state, trooper)
+    length = measured_length(path)
+    if length > limit + 1e-6:
+        which = "first" if state.order is None else "second"
+        raise RuleViolation(
+            "CORE-MOV",
+            f"{trooper.id}'s path is {length:.2f}\" long; a Move as the {which} skill may be "
+            f"at most its {which} MOV value, {limit:g}\"",
+        )
+    return limit
+
+
+def declare_movement(d: Decision, trooper: Trooper, skill: OrderSkillDeclared) -> None:
+    """Spend the order if this is its first skill, declare the skill, and reach the
+    ARO window (the caller opens it or moves past it)."""
+    state = d.state
+    assert isinstance(state, InfinityState)
+    if state.order is None:
+        spend_order(d, trooper)
+    d.emit(skill)
+    reach_stage(d, skill.skill)
+
+
+@RULESET.handle(Move)
+def decide_move(d: Decision, command: Move) -> None:
+    """The Move short skill: first skill (activation) or second skill of an order.
+    Any eligible enemy gets an ARO (RULINGS "ARO eligibility")."""
+    state = d.state
+    assert isinstance(state, InfinityState)
+    trooper = state.trooper(command.trooper)
+    ORDER_MACHINE.check(state, "move")
+    check_acts_in_order(state, trooper)
+    if state.order is None:
+        check_activation(state, trooper)
+    path = movement_path(state, trooper, command)
+    limit = check_move_distance(state, trooper, path)
+    check_general_movement(state, trooper, path, "CORE-GENERAL-MOVEMENT")
+    declare_movement(d, trooper, OrderSkillDeclared(
+        trooper=trooper.id, skill="move", path=tuple(path), length=measured_length(path),
+        limit=limit, facing=command.facing,
+    ))
+    open_aro_window(d, aro_eligible(state, trooper, path), "move")
+
+
+@RULESET.handle(Idle)
+def decide_idle(d: Decision, command: Idle) -> None:
+    """The Idle short skill as the second skill: the trooper stays where it is."""
+    state = d.state
+    assert isinstance(state, InfinityState)
+    ORDER_MACHINE.check(state, "idle")
+    assert state.order is not None
+    trooper = state.trooper(state.order.trooper)
+    here = planned_start(state, trooper)
+    d.emit(OrderSkillDeclared(trooper=trooper.id, skill="idle", path=(here,)))
+    reach_stage(d, "idle")
+    open_aro_window(d, aro_eligible(state, trooper, [here]), "idle")
