@@ -126,20 +126,28 @@ class TurnMachine:
 
     def mermaid(self) -> str:
         """The table drawn as a Mermaid state diagram."""
-        graph = GraphMachine(
-            model=None,
-            states=self.states,
-            transitions=[{k: v for k, v in r.items() if k != "after"} for r in self.rows],
-            initial=self.states[0],
-            auto_transitions=False,
-            graph_engine="mermaid",
-            title=f"{self.name} turn machine",
-            show_conditions=True,
-        )
+        return mermaid(self.states, self.rows, title=f"{self.name} turn machine")
 
-        class _Model:
-            pass
 
-        model = _Model()
-        graph.add_model(model)
-        return str(model.get_graph().draw(None))  # type: ignore[attr-defined]
+def mermaid(states: Sequence[str], rows: Sequence[Row], *, title: str) -> str:
+    """Any transitions table (states and rows) drawn as a Mermaid state diagram.
+
+    The first state is the initial one; callbacks are left out of the drawing.
+    """
+    graph = GraphMachine(
+        model=None,
+        states=list(states),
+        transitions=[{k: v for k, v in r.items() if k not in ("after", "before")} for r in rows],
+        initial=states[0],
+        auto_transitions=False,
+        graph_engine="mermaid",
+        title=title,
+        show_conditions=True,
+    )
+
+    class _Model:
+        pass
+
+    model = _Model()
+    graph.add_model(model)
+    return str(model.get_graph().draw(None))  # type: ignore[attr-defined]

@@ -161,6 +161,12 @@ def open_service(db: str) -> GameService:
     return GameService(db)
 
 
+def open_game(args: argparse.Namespace) -> tuple[GameService, UUID]:
+    """The service and game named by a command's `db` and `game` arguments."""
+    service = open_service(args.db)
+    return service, resolve_game(service, args.game)
+
+
 def resolve_game(service: GameService, text: str) -> UUID:
     """A game id from its full form, a unique prefix, or 'last'."""
     ids = service.game_ids()
@@ -240,8 +246,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    service = open_service(args.db)
-    game_id = resolve_game(service, args.game)
+    service, game_id = open_game(args)
     head = service.load(game_id)
     if args.at is not None and not 1 <= args.at <= head.version:
         raise CliError(f"--at must be between 1 and {head.version} (the game's last event)")
@@ -262,8 +267,7 @@ def cmd_board(args: argparse.Namespace) -> int:
     from projections.board_svg import board_svg
     from projections.overlays import overlays_for
 
-    service = open_service(args.db)
-    game_id = resolve_game(service, args.game)
+    service, game_id = open_game(args)
     game = service.game_at(game_id, version=args.at) if args.at else service.load(game_id)
     if args.command:
         try:
@@ -286,8 +290,7 @@ def cmd_board(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    service = open_service(args.db)
-    game_id = resolve_game(service, args.game)
+    service, game_id = open_game(args)
     verdict = verify_game(service, game_id, args.expect_head)
     print(verdict.line())
     return 0 if verdict.ok else 1
@@ -296,8 +299,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_reveal(args: argparse.Namespace) -> int:
     from replay.reveal import reveal_lines
 
-    service = open_service(args.db)
-    game_id = resolve_game(service, args.game)
+    service, game_id = open_game(args)
     ok, lines = reveal_lines(service.stored_events(game_id))
     print("\n".join(lines))
     return 0 if ok else 1
@@ -316,8 +318,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 def cmd_step(args: argparse.Namespace) -> int:
     from warledger.script import split_step
 
-    service = open_service(args.db)
-    game_id = resolve_game(service, args.game)
+    service, game_id = open_game(args)
     try:
         data, dice, problem = split_step(orjson.loads(args.command))
     except orjson.JSONDecodeError as error:
@@ -339,8 +340,7 @@ def cmd_step(args: argparse.Namespace) -> int:
 def cmd_audit(args: argparse.Namespace) -> int:
     from replay.audit import as_json, audit_entries, fold_entries, render
 
-    service = open_service(args.db)
-    game_id = resolve_game(service, args.game)
+    service, game_id = open_game(args)
     entries = audit_entries(service.stored_events(game_id), lang=args.lang)
     if args.fold:
         entries = fold_entries(entries)
@@ -355,8 +355,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from replay.export import export_lines
 
-    service = open_service(args.db)
-    game_id = resolve_game(service, args.game)
+    service, game_id = open_game(args)
     events = service.stored_events(game_id)
     if args.as_player is not None and args.as_player not in service.load(game_id).state.players:
         raise CliError(f"{args.as_player!r} is not a player in this game")
