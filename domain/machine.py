@@ -58,6 +58,17 @@ def allow(command: str, phases: Sequence[str], **extra: Any) -> list[Row]:
     return [{"trigger": command, "source": p, "dest": None, **extra} for p in phases]
 
 
+def as_names(value: object) -> list[str]:
+    """A row's `conditions`/`unless` entry as a list of predicate names."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list | tuple):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
 class TurnMachine:
     """A rule set's shared phase machine, asked through short-lived cursors."""
 
@@ -118,11 +129,27 @@ class TurnMachine:
             except MachineError:
                 moved = False
             if not moved:
-                raise RuleViolation(
-                    "CORE-PHASE",
-                    f"{command!r} is not allowed in the {state.phase} phase",
-                )
+                raise RuleViolation("CORE-PHASE", self.refusal(cursor, command, state.phase))
             return str(cursor.phase)
+
+    def refusal(self, cursor: Cursor, command: str, phase: str) -> str:
+        """Why the table refused `command`: wrong phase, or which condition failed."""
+        rows = [r for r in self.rows if r["trigger"] == command and r["source"] in (phase, "*")]
+        failed = [
+            name
+            for row in rows
+            for name in as_names(row.get("conditions"))
+            if not getattr(cursor, name)()
+        ] + [
+            f"not {name}"
+            for row in rows
+            for name in as_names(row.get("unless"))
+            if getattr(cursor, name)()
+        ]
+        if not failed:
+            return f"{command!r} is not allowed in the {phase} phase"
+        reasons = ", ".join(sorted({n.replace("_", " ") for n in failed}))
+        return f"{command!r} is not allowed now in the {phase} phase: needs {reasons}"
 
     def mermaid(self) -> str:
         """The table drawn as a Mermaid state diagram."""
