@@ -13,8 +13,6 @@ Its triggers are the skill commands plus the automatic `close_window` and
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from domain.errors import RuleViolation
@@ -96,14 +94,9 @@ class OrderMachine(TurnMachine):
         # The order sequence has no game-over stage: drop it from the drawing.
         self.states = list(STAGES)
 
-    @contextmanager
-    def cursor(self, state: GameState, command: object = None) -> Iterator[Cursor]:
-        cursor = self.cursor_type(state, command)
-        self.machine.add_model(cursor, initial=order_stage(state))
-        try:
-            yield cursor
-        finally:
-            self.machine.remove_model(cursor)
+    def position(self, state: GameState) -> str:
+        """The order machine stands in the order's stage, not the phase."""
+        return order_stage(state)
 
     def check(self, state: InfinityState, trigger: str) -> None:
         """CORE-ORDER-SEQUENCE: the order expenditure sequence allows `trigger` now."""
