@@ -144,7 +144,7 @@ class GameService(Application[UUID]):
     def _decide_and_save(
         self, game_id: UUID, command: Command | dict[str, Any], dice: Sequence[int] | None
     ) -> Outcome:
-        game = self.load(game_id)
+        game = self.working_copy(game_id)
         try:
             parsed = (
                 command if isinstance(command, Command)
@@ -194,6 +194,16 @@ class GameService(Application[UUID]):
             self.snapshots.put([game.snapshot(self.clock())])
 
     # -- queries -------------------------------------------------------------------
+    def working_copy(self, game_id: UUID) -> Game:
+        """The game to decide on: the cached one as it is (no read of the store).
+
+        If another writer has moved the game on, saving conflicts on the
+        version, and `handle` decides again on fresh state: optimistic
+        concurrency, without a read before every write.
+        """
+        cached = self._cache.get(game_id)
+        return cached if cached is not None else self.load(game_id)
+
     def load(self, game_id: UUID) -> Game:
         """The game at its latest version (a private copy from the cache)."""
         cached = self._cache.get(game_id)

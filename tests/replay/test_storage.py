@@ -166,3 +166,20 @@ def test_snapshots_of_every_rule_set_restore_the_exact_state(example: str, tmp_p
         restored = service.game_at(game_id, version=version).state
         replayed = plain.game_at(game_id, version=version).state
         assert restored.model_dump(mode="json") == replayed.model_dump(mode="json"), version
+
+
+@pytest.mark.parametrize("backend", WRITER_BACKENDS)
+def test_a_writer_with_a_stale_copy_conflicts_and_decides_again(
+    backend: str, tmp_path: Path
+) -> None:
+    alice, bob = make_service(backend, tmp_path), make_service(backend, tmp_path)
+    game_id = alice.start(SETUP)
+    bob.handle(game_id, {"do": "next_phase", "by": "red"})  # bob caches the game
+    alice.handle(game_id, {"do": "next_phase", "by": "red"})  # bob's copy is now stale
+
+    outcome = bob.handle(game_id, {"do": "next_phase", "by": "red"})
+
+    assert outcome.accepted and outcome.retried
+    assert alice.load(game_id).state.phase == "charge"
+    assert [e.originator_version for e in alice.stored_events(game_id)] == list(
+        range(1, outcome.version + 1))
