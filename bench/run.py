@@ -12,7 +12,7 @@ import argparse
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -57,35 +57,66 @@ def timed(func: Callable[[], Any]) -> float:
 
 
 # -- 1. decide-and-append versus a bare save -------------------------------------
+T9A_SETUP = Setup(
+    ruleset="t9a",
+    board={"width": 72, "height": 48},
+    terrain=({"id": "rock", "kind": "impassable",
+              "polygon": ((30, 20), (34, 20), (34, 24), (30, 24))},),
+    players=("red", "blue"),
+    units=(
+        {"id": "red-spears", "owner": "red", "x": 20, "y": 6, "facing": 90, "files": 5,
+         "ranks": 2},
+        {"id": "blue-guard", "owner": "blue", "x": 50, "y": 40, "facing": 270, "files": 5,
+         "ranks": 2},
+    ),
+)
+UNIT_OF = {"red": "red-spears", "blue": "blue-guard"}
+
+
+def t9a_turn(player: str) -> list[dict[str, Any]]:
+    """A typical T9A Player Turn: into the movement phase, a 1\" advance, end."""
+    return [{"do": "next_phase", "by": player},
+            {"do": "advance", "by": player, "unit": UNIT_OF[player], "distance": 1.0},
+            {"do": "end_turn", "by": player}]
+
+
+def typical_commands(service: GameService, count: int) -> Iterator[tuple[UUID, dict[str, Any]]]:
+    """T9A games of real rule commands (phases, a geometry-checked move), as many as needed."""
+    while True:
+        game_id = service.start(T9A_SETUP)
+        yield game_id, {"do": "next_phase", "by": "red"}  # out of deployment
+        for _ in range(5):
+            for player in ("red", "blue"):
+                for command in t9a_turn(player):
+                    yield game_id, command
+
+
 def bench_append(folder: Path, commands: int) -> dict[str, float]:
     service = GameService(str(folder / "append.db"))
-    game_id = service.start(SETUP)
     decided: list[float] = []
-    for _ in range(commands):
-        state = service.load(game_id).state
-        command = {"do": "next_phase" if state.phase != "fight" else "end_turn",
-                   "by": state.active_player}
+    games: list[UUID] = []
+    for _, (game_id, command) in zip(range(commands), typical_commands(service, commands),
+                                     strict=False):
+        if not games or games[-1] != game_id:
+            games.append(game_id)
         start = time.perf_counter()
         outcome = service.handle(game_id, command)
         decided.append(time.perf_counter() - start)
         assert outcome.accepted, outcome
+    game_id = games[-1]
     # The same events, saved bare by a plain application with the same mapper.
-    events = service.stored_events(game_id)
     bare_app = GameService(str(folder / "bare.db"))
-    new_id = uuid4()
-    steps: list[list[Any]] = []
-    current: list[Any] = []
-    for e in events[len(events) - 2 * commands:]:
-        if e.fact.type == "StepTaken" and current:
-            steps.append(current)
-            current = []
-        current.append(e.model_copy(update={"originator_id": new_id,
-                                            "originator_version": e.originator_version}))
-    steps.append(current)
-    first_version = steps[0][0].originator_version
-    filler = [e.model_copy(update={"originator_id": new_id}) for e in events[: first_version - 1]]
-    Application.save(bare_app, *filler)
-    bare = [timed(lambda s=step: Application.save(bare_app, *s)) for step in steps]
+    bare: list[float] = []
+    for game_id in games:
+        new_id = uuid4()
+        steps: dict[int, list[Any]] = {}
+        for e in service.stored_events(game_id):
+            steps.setdefault(e.step, []).append(e.model_copy(update={"originator_id": new_id}))
+        for step, events in sorted(steps.items()):
+            if step == 0:
+                Application.save(bare_app, *events)
+            else:
+                bare.append(timed(lambda s=events: Application.save(bare_app, *s)))
     service.close()
     bare_app.close()
     return {

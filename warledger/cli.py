@@ -91,7 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     games.set_defaults(handler=cmd_games)
 
     schema = sub.add_parser("schema", help="print a JSON Schema")
-    schema.add_argument("what", choices=["script", "events"])
+    schema.add_argument("what", choices=["script", "events", "catalog"],
+                        help="catalog: a 40k stratagem catalog file")
     schema.set_defaults(handler=cmd_schema)
 
     diagram = sub.add_parser("diagram", help="print a rule set's machine as Mermaid")
@@ -384,6 +385,11 @@ def views_path(db: str) -> str:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
+    if args.what == "catalog":
+        from domain.w40k.catalog import catalog_json_schema
+
+        print_json(catalog_json_schema())
+        return 0
     schema = script_schema() if args.what == "script" else events_json_schema()
     print_json(schema)
     return 0

@@ -120,7 +120,7 @@ def test_verify_and_reveal_pass_on_an_honest_game(
     assert code == 0 and "seed: 7" in out and "matches" in out
 
 
-@pytest.mark.parametrize("what", ["script", "events"])
+@pytest.mark.parametrize("what", ["script", "events", "catalog"])
 def test_schema_prints_json_schema(what: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "schema", what)
 
