@@ -1,22 +1,64 @@
-"""The 40k rule set: its state, units, commands and hooks."""
+"""The 40k rule set: its state, commands, handlers and hooks, wired in one place."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from domain.ruleset import Ruleset, register
-from domain.state import GameState, UnitState
+from domain.commands import Command
+from domain.decision import Decision
+from domain.ruleset import Handler, Ruleset, Setup, register
+from domain.state import GameState
+from domain.w40k.actions import (
+    decide_charge_move,
+    decide_declare_charge,
+    decide_fight,
+    decide_move,
+    decide_shoot,
+)
+from domain.w40k.battle_shock import (
+    decide_test_battle_shock,
+    start_battle_shock_step,
+    take_remaining_tests,
+)
+from domain.w40k.catalog import validate_catalogs
+from domain.w40k.command_points import decide_gain_cp, gain_command_phase_cp
+from domain.w40k.commands import (
+    COMMANDS,
+    ChargeMove,
+    DeclareCharge,
+    Fight,
+    GainCp,
+    ModifyStratagemCost,
+    Move,
+    PassStratagem,
+    Shoot,
+    TestBattleShock,
+    UseStratagem,
+)
+from domain.w40k.cost import decide_modify_stratagem_cost
 from domain.w40k.machine import MACHINE
+from domain.w40k.phases import end_stratagem_effects
+from domain.w40k.state import CpEntry, W40KState, W40KUnit, game
+from domain.w40k.timing import TIMING, Moment, TimingMachine
+from domain.w40k.use import decide_pass_stratagem, decide_use_stratagem, open_stratagem_window
+from events.base import Fact
+from events.core import GameStarted, UnitFielded
+from events.w40k import BattleShockTestsDue, CommandPointsGained
 
+__all__ = ["W40K", "W40KState", "W40KUnit"]
 
-class W40KUnit(UnitState):
-    """A unit (the STR issue adds strength, Leadership and so on)."""
-
-
-class W40KState(GameState):
-    """40k game state."""
-
-    unit_model: ClassVar[type[UnitState]] = W40KUnit
+HANDLERS: dict[type[Command], Handler] = {
+    UseStratagem: decide_use_stratagem,
+    PassStratagem: decide_pass_stratagem,
+    GainCp: decide_gain_cp,
+    ModifyStratagemCost: decide_modify_stratagem_cost,
+    TestBattleShock: decide_test_battle_shock,
+    Move: decide_move,
+    Shoot: decide_shoot,
+    DeclareCharge: decide_declare_charge,
+    ChargeMove: decide_charge_move,
+    Fight: decide_fight,
+}
 
 
 class W40K(Ruleset):
@@ -26,8 +68,73 @@ class W40K(Ruleset):
     title = "Warhammer 40,000 10th edition: Stratagems"
     state_type = W40KState
     machine = MACHINE
+    commands = COMMANDS
     last_round = 5
-    default_options: ClassVar[dict[str, Any]] = {"cp": 0}
+    default_options: ClassVar[dict[str, Any]] = {"cp": 0, "catalogs": []}
+    extra_machines: ClassVar[dict[str, TimingMachine]] = {"stratagem_timing": TIMING}
+
+    def __init__(self) -> None:
+        super().__init__()
+        for command_type, handler in HANDLERS.items():
+            self.handle(command_type)(handler)
+
+    def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Also validate and inline the codex catalogs (STR-20)."""
+        checked = super().validate_options(options)
+        checked["catalogs"] = validate_catalogs(checked["catalogs"])
+        return checked
+
+    def initial_state(self, started: GameStarted) -> GameState:
+        """The new state, its CP ledger opening with each player's starting CP."""
+        state = super().initial_state(started)
+        assert isinstance(state, W40KState)
+        for player, ps in state.player_state.items():
+            state.cp_ledger.append(CpEntry(
+                player=player, round=state.round, phase=state.phase, change=ps.cp,
+                source="starting CP (option cp)", kind="start", balance=ps.cp,
+            ))
+        return state
+
+    def setup_facts(self, setup: Setup) -> list[Fact]:
+        """The units, then the start of the first Command phase: the game starts
+        in it, so no phase-start hook runs for it (RULINGS 40k: every Command
+        phase gives CP and has a Battle-shock step)."""
+        fielded = super().setup_facts(setup)
+        start = int(setup.options.get("cp", 0))
+        first = setup.players[0]
+        facts: list[Fact] = [*fielded, *(
+            CommandPointsGained(player=p, amount=1, source=f"Command phase ({first}'s turn)",
+                                kind="command_phase", balance=start + 1)
+            for p in setup.players
+        )]
+        army = [W40KUnit.model_validate(f.unit) for f in fielded if isinstance(f, UnitFielded)]
+        due = tuple(u.id for u in army if u.owner == first and u.status == "on_table"
+                    and u.is_below_half_strength())
+        if due:
+            facts.append(BattleShockTestsDue(units=due))
+        return facts
+
+    def on_phase_start(self, d: Decision) -> None:
+        """Command phase: both players gain 1 CP; Battle-shock step."""
+        if d.state.phase == "command":
+            gain_command_phase_cp(d)
+            start_battle_shock_step(d)
+
+    def on_phase_end(self, d: Decision) -> None:
+        """Tests still due are taken; stratagem effects end; the end of the
+        Movement phase opens the window for Rapid Ingress."""
+        state = game(d)
+        if state.phase == "command":
+            take_remaining_tests(d)
+        end_stratagem_effects(d)
+        if state.phase == "movement":
+            open_stratagem_window(d, Moment(state.round, state.active_player, "movement",
+                                            "movement_phase_ended"))
+
+    def view_extra(self, state: GameState, as_player: str | None) -> dict[str, Any]:
+        """The CP ledger, stratagem uses, cost modifiers, rolls and tests due."""
+        assert isinstance(state, W40KState)
+        return state.view_extra()
 
 
-register(W40K(), "w40k")
+W40K_RULES = register(W40K(), "w40k")

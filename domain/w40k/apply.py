@@ -1,0 +1,196 @@
+"""Applying the 40k facts: assignment only (no checks, no dice, no clock)."""
+
+from __future__ import annotations
+
+from domain.apply import applies
+from domain.w40k.state import CostModifier, CpEntry, RollRecord, StratagemUse, W40KState
+from events.w40k import (
+    BattleShockRecovered,
+    BattleShockTested,
+    BattleShockTestsDue,
+    ChargeDeclared,
+    ChargeMoveEnded,
+    ChargeRolled,
+    CommandPointsGained,
+    CommandPointsSpent,
+    ConditionsGiven,
+    CostModifierGranted,
+    EffectRecorded,
+    MortalWoundsRolled,
+    RollReplaced,
+    ShootingTargetSelected,
+    StratagemEffectsEnded,
+    StratagemUsed,
+    UnitArrived,
+    UnitFought,
+    UnitMoved,
+)
+
+
+def _ledger(state: W40KState, entry: CpEntry) -> None:
+    state.player_state[entry.player].cp = entry.balance
+    state.cp_ledger.append(entry)
+
+
+def _record_roll(state: W40KState, ref: str, purpose: str, unit: str,
+                 values: tuple[int, ...]) -> None:
+    state.rolls.append(RollRecord(ref=ref, purpose=purpose, unit=unit, values=list(values),
+                                  round=state.round, turn=state.active_player,
+                                  phase=state.phase))
+
+
+def _add_condition(state: W40KState, unit: str, condition: str) -> None:
+    conditions = state.units[unit].conditions
+    if condition not in conditions:
+        conditions.append(condition)
+
+
+# -- CP ------------------------------------------------------------------------------
+@applies(CommandPointsGained)
+def _cp_gained(state: W40KState, fact: CommandPointsGained) -> None:
+    _ledger(state, CpEntry(player=fact.player, round=state.round, phase=state.phase,
+                           change=fact.amount, source=fact.source, kind=fact.kind,
+                           balance=fact.balance, lost=fact.lost))
+
+
+@applies(CommandPointsSpent)
+def _cp_spent(state: W40KState, fact: CommandPointsSpent) -> None:
+    _ledger(state, CpEntry(player=fact.player, round=state.round, phase=state.phase,
+                           change=-fact.amount, source=fact.source, kind="spent",
+                           balance=fact.balance))
+
+
+@applies(CostModifierGranted)
+def _modifier_granted(state: W40KState, fact: CostModifierGranted) -> None:
+    state.cost_modifiers.append(CostModifier(
+        id=fact.id, player=fact.player, stratagem=fact.stratagem, amount=fact.amount,
+        source=fact.source, duration=fact.duration, round=state.round,
+        turn=state.active_player, phase=state.phase,
+    ))
+
+
+# -- stratagem uses ------------------------------------------------------------------
+@applies(StratagemUsed)
+def _stratagem_used(state: W40KState, fact: StratagemUsed) -> None:
+    state.uses.append(StratagemUse(
+        use=fact.use, player=fact.player, stratagem=fact.stratagem,
+        targets=list(fact.targets), cost=fact.cost, round=fact.round, turn=fact.turn,
+        phase=fact.phase,
+    ))
+    for modifier in state.cost_modifiers:
+        if modifier.id in fact.modifiers and modifier.duration is None:
+            modifier.used = True
+    for unit in fact.targets:
+        state.units[unit].affected_by.append(fact.use)
+
+
+@applies(ConditionsGiven)
+def _conditions_given(state: W40KState, fact: ConditionsGiven) -> None:
+    for condition in fact.conditions:
+        _add_condition(state, fact.unit, condition)
+    use = next(u for u in state.uses if u.use == fact.use)
+    use.conditions[fact.unit] = list(fact.conditions)
+
+
+@applies(EffectRecorded)
+def _effect_recorded(state: W40KState, fact: EffectRecorded) -> None:
+    """The effect is in the log; the use already lists its targets."""
+
+
+@applies(StratagemEffectsEnded)
+def _effects_ended(state: W40KState, fact: StratagemEffectsEnded) -> None:
+    for use in state.uses:
+        if use.use in fact.uses:
+            use.active = False
+            for unit in use.targets:
+                affected = state.units[unit].affected_by
+                state.units[unit].affected_by = [a for a in affected if a != use.use]
+    for unit, conditions in fact.conditions_removed.items():
+        state.units[unit].conditions = [
+            c for c in state.units[unit].conditions if c not in conditions
+        ]
+
+
+@applies(RollReplaced)
+def _roll_replaced(state: W40KState, fact: RollReplaced) -> None:
+    for roll in state.rolls:
+        if roll.ref == fact.roll:
+            roll.replaced_by = fact.by
+
+
+@applies(MortalWoundsRolled)
+def _mortal_wounds(state: W40KState, fact: MortalWoundsRolled) -> None:
+    _record_roll(state, fact.roll, "mortal-wounds", fact.unit, fact.values)
+    enemy = state.units[fact.enemy]
+    enemy.wounds_left = fact.wounds_left
+    enemy.models = fact.models_left
+    if fact.destroyed:
+        enemy.status = "removed"
+
+
+@applies(UnitArrived)
+def _unit_arrived(state: W40KState, fact: UnitArrived) -> None:
+    unit = state.units[fact.unit]
+    unit.status = "on_table"
+    unit.x, unit.y = fact.x, fact.y
+
+
+# -- Battle-shock ----------------------------------------------------------------------
+@applies(BattleShockTestsDue)
+def _tests_due(state: W40KState, fact: BattleShockTestsDue) -> None:
+    state.battle_shock_due = list(fact.units)
+
+
+@applies(BattleShockRecovered)
+def _recovered(state: W40KState, fact: BattleShockRecovered) -> None:
+    for unit in fact.units:
+        state.units[unit].conditions = [
+            c for c in state.units[unit].conditions if c != "battle_shocked"
+        ]
+
+
+@applies(BattleShockTested)
+def _tested(state: W40KState, fact: BattleShockTested) -> None:
+    if fact.roll is not None:
+        _record_roll(state, fact.roll, "battle-shock", fact.unit, fact.values)
+    state.battle_shock_due = [u for u in state.battle_shock_due if u != fact.unit]
+    unit = state.units[fact.unit]
+    unit.conditions = [c for c in unit.conditions if c != "battle_shocked"]
+    if not fact.passed:
+        unit.conditions.append("battle_shocked")
+
+
+# -- unit actions -------------------------------------------------------------------------
+@applies(UnitMoved)
+def _moved(state: W40KState, fact: UnitMoved) -> None:
+    unit = state.units[fact.unit]
+    unit.x, unit.y = fact.x, fact.y
+    unit.acted["moved"] = state.key()
+
+
+@applies(ShootingTargetSelected)
+def _target_selected(state: W40KState, fact: ShootingTargetSelected) -> None:
+    state.units[fact.unit].acted["shot"] = state.key()
+
+
+@applies(ChargeDeclared)
+def _charge_declared(state: W40KState, fact: ChargeDeclared) -> None:
+    state.units[fact.unit].acted["declared a charge"] = state.key()
+    state.charges[fact.unit] = list(fact.targets)
+
+
+@applies(ChargeRolled)
+def _charge_rolled(state: W40KState, fact: ChargeRolled) -> None:
+    _record_roll(state, fact.roll, "charge", fact.unit, fact.values)
+
+
+@applies(ChargeMoveEnded)
+def _charge_move_ended(state: W40KState, fact: ChargeMoveEnded) -> None:
+    unit = state.units[fact.unit]
+    unit.x, unit.y = fact.x, fact.y
+    unit.acted["charged"] = state.key()
+
+
+@applies(UnitFought)
+def _fought(state: W40KState, fact: UnitFought) -> None:
+    state.units[fact.unit].acted["fought"] = state.key()

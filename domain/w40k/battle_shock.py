@@ -1,0 +1,55 @@
+"""Battle-shock (RULINGS 40k): in their Command phase, each of the active player's
+units below half strength takes a 2D6 Leadership test; one that fails is
+battle-shocked until its owner's next Command phase (CORE-BATTLE-SHOCK)."""
+
+from __future__ import annotations
+
+from domain.decision import Decision
+from domain.errors import RuleViolation
+from domain.w40k.commands import TestBattleShock
+from domain.w40k.state import W40KUnit, game
+from events.w40k import BattleShockRecovered, BattleShockTested, BattleShockTestsDue
+
+
+def start_battle_shock_step(d: Decision) -> None:
+    """The active player's units recover from Battle-shock; those below half
+    strength must now test (CORE-BATTLE-SHOCK)."""
+    state = game(d)
+    mine = [u for _, u in sorted(state.units.items()) if u.owner == state.active_player]
+    recovered = tuple(u.id for u in mine if "battle_shocked" in u.conditions)
+    if recovered:
+        d.emit(BattleShockRecovered(units=recovered))
+    due = tuple(u.id for u in mine if u.status == "on_table" and u.is_below_half_strength())
+    if due:
+        d.emit(BattleShockTestsDue(units=due))
+
+
+def decide_test_battle_shock(d: Decision, cmd: TestBattleShock) -> None:
+    """CORE-BATTLE-SHOCK: a unit tests only when a test is due (below half strength
+    at the start of its Command phase, not tested yet)."""
+    state = game(d)
+    unit = state.unit(cmd.unit)
+    if unit.id not in state.battle_shock_due:
+        raise RuleViolation(
+            "CORE-BATTLE-SHOCK",
+            f"{unit.id} has no Battle-shock test due ({unit.models} of "
+            f"{unit.starting_strength} models; tests are due at the start of the Command "
+            f"phase for units below half strength)",
+        )
+    take_battle_shock_test(d, unit)
+
+
+def take_battle_shock_test(d: Decision, unit: W40KUnit) -> None:
+    """Roll 2D6: at or above the unit's Leadership it passes; otherwise it is battle-shocked."""
+    state = game(d)
+    values = d.roll("battle-shock", 2, 6, unit.id)
+    d.emit(BattleShockTested(unit=unit.id, roll=state.next_roll_ref(), values=values,
+                             leadership=unit.leadership,
+                             passed=sum(values) >= unit.leadership))
+
+
+def take_remaining_tests(d: Decision) -> None:
+    """Leaving the Command phase, the tests not yet taken are taken now."""
+    state = game(d)
+    for unit_id in list(state.battle_shock_due):
+        take_battle_shock_test(d, state.unit(unit_id))

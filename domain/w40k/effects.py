@@ -1,0 +1,201 @@
+"""Step 3 of a use: resolving the stratagem's EFFECT (STR-06, STR-16).
+
+"Your unit" in an effect is always the unit selected as the target, never
+another unit of the army (STR-27, STR-28): every effect below acts on the
+targets it is given, or on the one enemy unit the effect selects.
+Each effect kind has a check (run before anything is emitted) and a resolve.
+"""
+
+from __future__ import annotations
+
+from domain.decision import Decision
+from domain.errors import InputError, RuleViolation
+from domain.geometry import Disc, is_more_than, is_wholly_on_board
+from domain.w40k.catalog import (
+    ArriveEffect,
+    AutoPassBattleShockEffect,
+    ConditionsEffect,
+    MortalWoundsEffect,
+    RecordEffect,
+    RerollEffect,
+    Stratagem,
+)
+from domain.w40k.commands import UseStratagem
+from domain.w40k.state import RollRecord, W40KState, W40KUnit, game
+from domain.w40k.targets import are_engaged, is_engaged
+from domain.w40k.timing import Moment
+from events.w40k import (
+    BattleShockTested,
+    ChargeRolled,
+    ConditionsGiven,
+    EffectRecorded,
+    MortalWoundsRolled,
+    RollReplaced,
+    UnitArrived,
+)
+
+
+# -- checks ------------------------------------------------------------------------
+def check_effect(
+    state: W40KState, cmd: UseStratagem, stratagem: Stratagem, targets: list[W40KUnit],
+    moment: Moment,
+) -> None:
+    """STR-16: the effect can be resolved with the choices the command makes."""
+    effect = stratagem.effect
+    wanted = {
+        "enemy": isinstance(effect, MortalWoundsEffect)
+        or (isinstance(effect, RecordEffect) and effect.needs_enemy),
+        "at": isinstance(effect, ArriveEffect),
+        "replaces": isinstance(effect, RerollEffect),
+    }
+    for field, allowed in wanted.items():
+        if not allowed and getattr(cmd, field) is not None:
+            raise InputError(f"{stratagem.name} takes no {field!r}")
+    if isinstance(effect, RerollEffect):
+        roll_to_replace(state, cmd, stratagem, effect, targets, moment)
+    elif isinstance(effect, MortalWoundsEffect):
+        check_mortal_wounds_enemy(state, cmd, stratagem, effect, targets[0])
+    elif isinstance(effect, ArriveEffect):
+        check_arrival(state, cmd, stratagem, effect, targets[0])
+    elif isinstance(effect, RecordEffect) and effect.needs_enemy and cmd.enemy is None:
+        raise RuleViolation("STR-16", f"{stratagem.name} needs an enemy unit (`enemy`)")
+
+
+def roll_to_replace(
+    state: W40KState, cmd: UseStratagem, stratagem: Stratagem, effect: RerollEffect,
+    targets: list[W40KUnit], moment: Moment,
+) -> RollRecord:
+    """STR-16 (Command Re-roll): the roll it replaces was made this phase for your
+    unit (STR-27), is of a kind it can re-roll, and was not re-rolled already."""
+    unit = targets[0].id
+    if cmd.replaces is None:
+        mine = [r for r in state.rolls if r.unit == unit and r.replaced_by is None
+                and r.purpose in effect.purposes]
+        if not mine:
+            raise RuleViolation("STR-16", f"{unit} has made no roll {stratagem.name} can "
+                                          f"re-roll")
+        roll = mine[-1]
+    else:
+        found = state.roll(cmd.replaces)
+        if found is None:
+            raise InputError(f"there is no roll {cmd.replaces!r}")
+        roll = found
+    if roll.unit != unit:
+        raise RuleViolation("STR-27", f"roll {roll.ref} was made for {roll.unit}, not for "
+                                      f"your unit {unit}")
+    if roll.purpose not in effect.purposes:
+        raise RuleViolation("STR-16", f"{stratagem.name} re-rolls {', '.join(effect.purposes)}"
+                                      f" rolls; {roll.ref} is a {roll.purpose} roll")
+    if roll.replaced_by is not None:
+        raise RuleViolation("CORE-REROLL-ONCE", f"roll {roll.ref} was already re-rolled "
+                                               f"({roll.replaced_by}); a roll is re-rolled "
+                                               f"at most once")
+    if (roll.round, roll.turn, roll.phase) != (moment.round, moment.turn, moment.phase):
+        raise RuleViolation("STR-16", f"roll {roll.ref} was made in an earlier phase")
+    return roll
+
+
+def check_mortal_wounds_enemy(
+    state: W40KState, cmd: UseStratagem, stratagem: Stratagem, effect: MortalWoundsEffect,
+    unit: W40KUnit,
+) -> W40KUnit:
+    """STR-16 (Grenade, Tank Shock): the one enemy unit the effect selects."""
+    if cmd.enemy is None:
+        raise RuleViolation("STR-16", f"{stratagem.name} needs an enemy unit (`enemy`)")
+    enemy = state.unit(cmd.enemy)
+    if enemy.owner == cmd.by or enemy.status != "on_table":
+        raise RuleViolation("STR-16", f"{enemy.id} is not an enemy unit on the battlefield")
+    here, there = unit.footprint(), enemy.footprint()
+    if effect.enemy_within is not None and (
+        here is None or there is None or is_more_than(here, there, effect.enemy_within)
+    ):
+        raise RuleViolation("STR-16", f"{enemy.id} is more than {effect.enemy_within:g}\" "
+                                      f"from {unit.id}")
+    if effect.enemy_engaged is True and not are_engaged(unit, enemy):
+        raise RuleViolation("STR-16", f"{enemy.id} is not within Engagement Range of "
+                                      f"{unit.id}")
+    if effect.enemy_engaged is False and is_engaged(state, enemy):
+        raise RuleViolation("STR-16", f"{enemy.id} is within Engagement Range of a unit")
+    return enemy
+
+
+def check_arrival(
+    state: W40KState, cmd: UseStratagem, stratagem: Stratagem, effect: ArriveEffect,
+    unit: W40KUnit,
+) -> Disc:
+    """STR-16 (Rapid Ingress): set up wholly on the battlefield, more than X" from enemies."""
+    if cmd.at is None:
+        raise RuleViolation("STR-16", f"{stratagem.name} needs a position (`at: [x, y]`)")
+    placed = Disc(cmd.at[0], cmd.at[1], unit.base, unit.facing or 0.0)
+    if not is_wholly_on_board(placed, state.board.width, state.board.height):
+        raise RuleViolation("STR-16", f"{unit.id} would not be wholly on the battlefield")
+    for enemy in state.units.values():
+        there = enemy.footprint()
+        if enemy.owner != cmd.by and there is not None and not is_more_than(
+            placed, there, effect.more_than
+        ):
+            raise RuleViolation("STR-16", f"{unit.id} would be within {effect.more_than:g}\" "
+                                          f"of enemy unit {enemy.id}")
+    return placed
+
+
+# -- resolving ---------------------------------------------------------------------
+def resolve_effect(
+    d: Decision, use: str, cmd: UseStratagem, stratagem: Stratagem, targets: list[W40KUnit],
+    moment: Moment,
+) -> None:
+    """STR-16: resolve the effect on the selected targets (checked already)."""
+    state = game(d)
+    effect = stratagem.effect
+    ids = tuple(t.id for t in targets)
+    if isinstance(effect, RerollEffect):
+        reroll(d, use, roll_to_replace(state, cmd, stratagem, effect, targets, moment))
+    elif isinstance(effect, AutoPassBattleShockEffect):
+        unit = targets[0]
+        d.emit(BattleShockTested(unit=unit.id, roll=None, leadership=unit.leadership,
+                                 passed=True, automatic=True, use=use))
+    elif isinstance(effect, ConditionsEffect):
+        for unit_id in ids:
+            d.emit(ConditionsGiven(use=use, unit=unit_id, conditions=effect.conditions))
+    elif isinstance(effect, MortalWoundsEffect):
+        enemy = check_mortal_wounds_enemy(state, cmd, stratagem, effect, targets[0])
+        roll_mortal_wounds(d, use, effect, targets[0], enemy)
+    elif isinstance(effect, ArriveEffect):
+        placed = check_arrival(state, cmd, stratagem, effect, targets[0])
+        d.emit(UnitArrived(unit=ids[0], x=placed.x, y=placed.y, use=use))
+    else:
+        d.emit(EffectRecorded(use=use, stratagem=stratagem.id, targets=ids,
+                              effect=effect.text, enemy=cmd.enemy))
+
+
+def reroll(d: Decision, use: str, old: RollRecord) -> None:
+    """Roll again; the old roll stays in the log, marked replaced by the new one."""
+    state = game(d)
+    values = d.roll(old.purpose, len(old.values), 6, old.unit)
+    new = state.next_roll_ref()
+    d.emit(RollReplaced(roll=old.ref, by=new, use=use))
+    if old.purpose == "charge":
+        d.emit(ChargeRolled(unit=old.unit, roll=new, values=values, use=use))
+    else:
+        unit = state.unit(old.unit)
+        d.emit(BattleShockTested(unit=unit.id, roll=new, values=values,
+                                 leadership=unit.leadership,
+                                 passed=sum(values) >= unit.leadership, use=use))
+
+
+def roll_mortal_wounds(
+    d: Decision, use: str, effect: MortalWoundsEffect, unit: W40KUnit, enemy: W40KUnit
+) -> None:
+    """Roll the effect's dice; each success inflicts one mortal wound on the enemy."""
+    state = game(d)
+    count = unit.toughness if effect.dice == "toughness" else effect.dice
+    values = d.roll(f"mortal wounds ({use})", count, 6, enemy.id)
+    wounds = sum(1 for v in values if v >= effect.success)
+    if effect.max_wounds is not None:
+        wounds = min(wounds, effect.max_wounds)
+    left = max(0, enemy.wounds_left - wounds)
+    models = enemy.models_for(left)
+    d.emit(MortalWoundsRolled(use=use, unit=unit.id, enemy=enemy.id,
+                              roll=state.next_roll_ref(), values=values,
+                              success=effect.success, mortal_wounds=wounds, wounds_left=left,
+                              models_left=models, destroyed=models == 0))

@@ -1,0 +1,167 @@
+"""WHEN a stratagem can be used (STR-04): proactive phases, and stratagem windows
+that triggers open for the players who could react (RULINGS 40k, "Timing windows").
+"""
+
+from __future__ import annotations
+
+from domain.w40k.rules import W40K
+from domain.w40k.timing import TIMING
+
+from .conftest import Run
+from .helpers import NEXT, TO_RED_CHARGE, TO_RED_FIGHT, TO_RED_SHOOTING, refused, step, units
+
+PASS_BLUE = {"by": "blue", "do": "pass_stratagem"}
+PASS_RED = {"by": "red", "do": "pass_stratagem"}
+
+
+def test_str_04_refuses_a_proactive_stratagem_outside_the_phases_it_lists(run: Run) -> None:
+    result = run([{"by": "red", "do": "use_stratagem", "stratagem": "grenade",
+                   "targets": ["r1"], "enemy": "b1"}])
+
+    assert refused(result, 0) == "STR-04"
+    assert "Your Shooting phase" in str(step(result, 0)["message"])
+
+
+def test_str_04_refuses_a_stratagem_for_your_turn_in_your_opponents_turn(run: Run) -> None:
+    to_blue_shooting = [{"by": "red", "do": "end_turn"}, {"by": "blue", "do": "next_phase"},
+                        {"by": "blue", "do": "next_phase"}]
+
+    result = run([*to_blue_shooting, {"by": "red", "do": "use_stratagem",
+                                      "stratagem": "grenade", "targets": ["r1"],
+                                      "enemy": "b1"}])
+
+    assert refused(result, 3) == "STR-04"
+
+
+def test_str_04_refuses_a_reactive_stratagem_when_no_window_is_open(run: Run) -> None:
+    result = run([*TO_RED_SHOOTING, {"by": "blue", "do": "use_stratagem",
+                                     "stratagem": "go-to-ground", "targets": ["b1"]}])
+
+    assert refused(result, 3) == "STR-04"
+    assert "no stratagem window is open" in str(step(result, 3)["message"])
+
+
+def test_str_04_refuses_a_stratagem_that_does_not_answer_the_open_windows_trigger(
+    run: Run,
+) -> None:
+    shot = {"by": "red", "do": "shoot", "unit": "r1", "target": "b1"}
+    wrong = {"by": "blue", "do": "use_stratagem", "stratagem": "heroic-intervention",
+             "targets": ["b1"]}
+
+    result = run([*TO_RED_SHOOTING, shot, wrong])
+
+    assert refused(result, 4) == "STR-04"
+    assert "shooting_target_selected" in str(step(result, 4)["message"])
+
+
+def test_str_04_the_window_opens_only_for_players_who_could_react(run: Run) -> None:
+    shot = {"by": "red", "do": "shoot", "unit": "r1", "target": "b1"}
+
+    result = run([*TO_RED_SHOOTING, shot])
+
+    assert result["state"]["reaction_window"]["kind"] == "stratagem"
+    assert result["state"]["reaction_window"]["eligible"] == ["blue"]
+    assert result["state"]["reaction_window"]["context"]["target"] == "b1"
+
+
+def test_str_04_no_window_when_the_reactor_cannot_pay(run: Run) -> None:
+    shot = {"by": "red", "do": "shoot", "unit": "r1", "target": "b1"}
+
+    result = run([NEXT, NEXT, shot], cp=-1)  # blue has -1 + 1 = 0 CP
+
+    assert "ReactionWindowOpened" not in step(result, 1)["events"]  # no Rapid Ingress
+    assert result["state"]["reaction_window"] is None
+
+
+def test_str_04_a_player_not_named_by_the_window_cannot_answer_it(run: Run) -> None:
+    shot = {"by": "red", "do": "shoot", "unit": "r1", "target": "b1"}
+
+    result = run([*TO_RED_SHOOTING, shot, PASS_RED])
+
+    assert refused(result, 4) == "CORE-NOT-ELIGIBLE"
+
+
+def test_other_commands_wait_until_the_stratagem_window_is_answered(run: Run) -> None:
+    shot = {"by": "red", "do": "shoot", "unit": "r1", "target": "b1"}
+
+    result = run([*TO_RED_SHOOTING, shot, NEXT, PASS_BLUE, NEXT])
+
+    assert refused(result, 4) == "CORE-WINDOW-OPEN"
+    assert "ReactionWindowClosed" in step(result, 5)["events"]
+    assert step(result, 6)["accepted"]
+
+
+def test_str_04_rapid_ingress_at_the_end_of_the_opponents_movement_phase(run: Run) -> None:
+    ingress = {"by": "blue", "do": "use_stratagem", "stratagem": "rapid-ingress",
+               "targets": ["b2"], "at": [40, 40]}
+
+    result = run([NEXT, NEXT, ingress])
+
+    assert step(result, 1)["events"][:2] == ["StepTaken", "ReactionWindowOpened"]
+    assert result["state"]["units"]["b2"]["status"] == "on_table"
+    use = result["state"]["stratagem_uses"][0]
+    assert (use["turn"], use["phase"]) == ("red", "movement")
+
+
+def test_str_16_rapid_ingress_refuses_a_set_up_within_9_inches_of_an_enemy(run: Run) -> None:
+    ingress = {"by": "blue", "do": "use_stratagem", "stratagem": "rapid-ingress",
+               "targets": ["b2"], "at": [12, 14]}
+
+    result = run([NEXT, NEXT, ingress])
+
+    assert refused(result, 2) == "STR-16"
+    assert result["state"]["units"]["b2"]["status"] == "reserve"
+
+
+def test_str_04_fire_overwatch_when_an_enemy_unit_declares_a_charge(run: Run) -> None:
+    army = units(r1={"y": 12})
+    charge = {"by": "red", "do": "declare_charge", "unit": "r1", "targets": ["b1"],
+              "dice": [3, 4]}
+    overwatch = {"by": "blue", "do": "use_stratagem", "stratagem": "fire-overwatch",
+                 "targets": ["b1"]}
+
+    result = run([*TO_RED_CHARGE, charge, overwatch], units=army)
+
+    assert step(result, 5)["accepted"], step(result, 5)
+    assert step(result, 5)["events"][-3:] == [
+        "EffectRecorded", "ReactionDeclared", "ReactionWindowClosed"]
+
+
+def test_str_04_heroic_intervention_and_tank_shock_after_a_charge_move(run: Run) -> None:
+    army = units(r2={"y": 14}, b1={"x": 20, "y": 20}, r1={"x": 4, "y": 4},
+                 b3={"x": 16, "y": 21})
+    charge = {"by": "red", "do": "declare_charge", "unit": "r2", "targets": ["b1"],
+              "dice": [4, 4]}
+    move = {"by": "red", "do": "charge_move", "unit": "r2", "x": 20, "y": 17.8}
+    tank = {"by": "red", "do": "use_stratagem", "stratagem": "tank-shock", "targets": ["r2"],
+            "enemy": "b1", "dice": [5, 6, 1, 2, 5, 5, 5, 5, 5]}
+    heroic = {"by": "blue", "do": "use_stratagem", "stratagem": "heroic-intervention",
+              "targets": ["b3"]}
+
+    result = run([*TO_RED_CHARGE, charge, PASS_BLUE, move, tank, heroic], units=army, cp=4)
+
+    assert result["state"]["reaction_window"] is None
+    assert step(result, 6)["events"][-1] == "ReactionWindowOpened"
+    assert step(result, 7)["accepted"], step(result, 7)
+    assert result["state"]["units"]["b1"]["wounds_left"] == 4  # capped at 6 mortal wounds
+    assert step(result, 8)["accepted"], step(result, 8)
+
+
+def test_str_04_counter_offensive_just_after_an_enemy_unit_has_fought(run: Run) -> None:
+    army = units(r3={"x": 30, "y": 28}, b1={"x": 31.5, "y": 29.5})
+    fight = {"by": "red", "do": "fight", "unit": "r3", "target": "b3"}
+    counter = {"by": "blue", "do": "use_stratagem", "stratagem": "counter-offensive",
+               "targets": ["b1"]}
+
+    result = run([*TO_RED_FIGHT, fight, counter], units=army)
+
+    assert step(result, 5)["events"][-1] == "ReactionWindowOpened"
+    assert step(result, 6)["accepted"], step(result, 6)
+    assert result["state"]["players"]["blue"]["cp"] == 2
+
+
+def test_the_timing_machine_is_a_transitions_table_exposed_for_diagrams() -> None:
+    assert W40K.extra_machines["stratagem_timing"] is TIMING
+    triggers = {row["trigger"] for row in TIMING.rows}
+    assert triggers == {"use_stratagem", "pass_stratagem", "open_window", "close_window"}
+    assert "is_in_the_stated_turn" in TIMING.mermaid()
