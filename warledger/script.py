@@ -10,10 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import orjson
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from domain.datafile import read_data_file
 from domain.errors import ScriptError
 from domain.ruleset import Setup, find_ruleset, first_error
 from events.core import Board, TerrainPiece
@@ -104,16 +103,7 @@ def parse_script(data: Any, source: str = "script") -> Script:
 
 def load_script(path: str | Path) -> Script:
     """Read a YAML or JSON script file."""
-    file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ScriptError(f"cannot read {path}: {error.strerror}") from None
-    try:
-        data = orjson.loads(text) if file.suffix == ".json" else yaml.safe_load(text)
-    except (orjson.JSONDecodeError, yaml.YAMLError) as error:
-        raise ScriptError(f"{path}: not valid YAML/JSON ({str(error).splitlines()[0]})") from None
-    return parse_script(data, str(path))
+    return parse_script(read_data_file(path, "script"), str(path))
 
 
 def split_step(step: Any) -> tuple[dict[str, Any] | None, list[int] | None, str | None]:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import orjson
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from domain.datafile import read_data_file
 from domain.errors import ScriptError
 from domain.ruleset import first_error
 
@@ -219,16 +219,10 @@ def load_catalog(item: Any, where: str) -> Catalog:
     """
     data = item
     if isinstance(item, str):
-        path = Path(item)
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as error:
-            raise ScriptError(f"{where}: cannot read catalog {item}: {error.strerror}") from None
-        try:
-            data = orjson.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-        except (orjson.JSONDecodeError, yaml.YAMLError) as error:
-            first = str(error).splitlines()[0]
-            raise ScriptError(f"{where}: {item} is not valid YAML/JSON ({first})") from None
+            data = read_data_file(item, "catalog")
+        except ScriptError as error:
+            raise ScriptError(f"{where}: {error}") from None
         where = f"{where} ({item})"
     try:
         return Catalog.model_validate(data)

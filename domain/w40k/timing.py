@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from transitions import Machine, MachineError
-from transitions.extensions.diagrams import GraphMachine
 
 from domain.errors import RuleViolation
+from domain.machine import mermaid
 from domain.w40k.catalog import Stratagem
 from domain.w40k.state import W40KState, phase_key
 
@@ -215,23 +215,7 @@ class TimingMachine:
 
     def mermaid(self) -> str:
         """The table drawn as a Mermaid state diagram."""
-        graph = GraphMachine(
-            model=None,
-            states=[NO_WINDOW, WINDOW],
-            transitions=self.rows,
-            initial=NO_WINDOW,
-            auto_transitions=False,
-            graph_engine="mermaid",
-            title="w40k-10 stratagem timing (STR-04)",
-            show_conditions=True,
-        )
-
-        class _Model:
-            pass
-
-        model = _Model()
-        graph.add_model(model)
-        return str(model.get_graph().draw(None))  # type: ignore[attr-defined]
+        return mermaid([NO_WINDOW, WINDOW], self.rows, title="w40k-10 stratagem timing (STR-04)")
 
 
 TIMING = TimingMachine()
