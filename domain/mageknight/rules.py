@@ -1,22 +1,26 @@
-"""The Mage Knight rule set: its state, figures, commands and hooks."""
+"""The Mage Knight rule set: its state, commands and the hooks around each phase."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from domain.decision import Decision
+from domain.mageknight.actions import end_player_turn
+from domain.mageknight.building import army_points, link_cavalry_units
+from domain.mageknight.commands import MK_COMMANDS
+from domain.mageknight.intelligence import (
+    end_evil_allegiance,
+    remove_timid_mounts,
+    turn_evil_mounts,
+)
 from domain.mageknight.machine import MACHINE
-from domain.ruleset import Ruleset, register
-from domain.state import GameState, UnitState
+from domain.mageknight.state import Figure, Item, MageKnightState
+from domain.ruleset import Ruleset, Setup, register
+from domain.state import GameState
+from events.base import Fact
+from events.core import GameStarted
 
-
-class Figure(UnitState):
-    """A figure (the MNT issue adds combat dials, bases and tokens)."""
-
-
-class MageKnightState(GameState):
-    """Mage Knight game state."""
-
-    unit_model: ClassVar[type[UnitState]] = Figure
+__all__ = ["RULESET", "Figure", "MageKnight", "MageKnightState"]
 
 
 class MageKnight(Ruleset):
@@ -26,8 +30,53 @@ class MageKnight(Ruleset):
     title = "Mage Knight 2.0: Mounts"
     state_type = MageKnightState
     machine = MACHINE
+    commands = MK_COMMANDS
     last_round = 10
-    default_options: ClassVar[dict[str, Any]] = {"actions_per_turn": 3}
+    default_options: ClassVar[dict[str, Any]] = {
+        "actions_per_turn": 3,
+        "items": [],
+        "dark_alliance_once_per": "unit",
+    }
+
+    def initial_state(self, started: GameStarted) -> GameState:
+        """The state, with the items the script puts on the table or in hands."""
+        state = super().initial_state(started)
+        assert isinstance(state, MageKnightState)
+        for raw in state.options.get("items", []):
+            item = Item.model_validate(raw)
+            state.items[item.id] = item
+        return state
+
+    def setup_facts(self, setup: Setup) -> list[Fact]:
+        """One `UnitFielded` per figure, riders already seated on their mounts."""
+        return link_cavalry_units(super().setup_facts(setup))
+
+    def on_phase_start(self, d: Decision) -> None:
+        """Intelligence levels are checked at every player's phases (A-MNT-15)."""
+        if d.state.phase == "command":
+            turn_evil_mounts(d)
+        elif d.state.phase == "end":
+            remove_timid_mounts(d)
+
+    def on_phase_end(self, d: Decision) -> None:
+        """At the end of a player turn: a skipped end phase still starts (Timid
+        mounts), idle figures lose their tokens, Evil mounts go back."""
+        if d.dest != self.machine.phases[0]:
+            return
+        if d.state.phase != "end":
+            remove_timid_mounts(d)
+        end_player_turn(d)
+        end_evil_allegiance(d)
+
+    def view_extra(self, state: GameState, as_player: str | None) -> dict[str, Any]:
+        """The build totals (MNT-24), the items, and this turn's action count."""
+        assert isinstance(state, MageKnightState)
+        return {
+            "army_points": army_points(state),
+            "items": {i: item.model_dump(mode="json") for i, item in sorted(state.items.items())},
+            "actions_used": state.actions_used,
+        }
 
 
-register(MageKnight(), "mageknight")
+RULESET = MageKnight()
+register(RULESET, "mageknight")

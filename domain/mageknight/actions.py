@@ -1,0 +1,203 @@
+"""Assigning actions (core, with MNT-36 and MNT-37), action tokens and pushing
+damage, the end-of-turn token rule, and the core move (with MNT-38).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from domain.decision import Decision
+from domain.errors import RuleViolation
+from domain.geometry import EPS, Disc, Rect, path_crosses, path_length
+from domain.geometry import polygon_from_points as polygon
+from domain.mageknight.dial import deal_pushing_damage, mk_state
+from domain.mageknight.figures import (
+    BLOCKS_PLACEMENT,
+    Point,
+    is_cavalry,
+    is_free_spot,
+    rider_of,
+    unit_of,
+    units_on_table,
+)
+from domain.mageknight.state import Figure, MageKnightState
+from events.mageknight import ActionAssigned, FigureMoved, PlayerTurnEnded, TokensRemoved
+
+MOVEMENT_ABILITIES = frozenset({"flight", "aquatic", "quickness", "double_move", "stealth"})
+DOUBLE_MOVE_ABILITIES = frozenset({"quickness", "double_move"})
+
+
+@dataclass(frozen=True)
+class Assigned:
+    """An action just assigned: the unit, and what it was when the action began."""
+
+    unit: Figure
+    tokens_before: int
+    was_cavalry: bool
+
+
+def check_controls(fig: Figure, player: str) -> None:
+    """CORE-OWNER: a player orders only the figures they control now (an Evil
+    mount may be theirs for a turn, MNT-65)."""
+    if fig.controlled_by != player:
+        raise RuleViolation(
+            "CORE-OWNER", f"{fig.id} is controlled by {fig.controlled_by}; {player} cannot order it"
+        )
+
+
+def check_actions_left(state: MageKnightState) -> None:
+    """CORE-MK-ACTIONS-PER-TURN: at most `actions_per_turn` actions in a player's action phase."""
+    allowed = int(state.options.get("actions_per_turn", 3))
+    if state.actions_used >= allowed:
+        raise RuleViolation(
+            "CORE-MK-ACTIONS-PER-TURN",
+            f"{state.actions_used} of {allowed} actions have been assigned this turn",
+        )
+
+
+def check_one_action_per_cavalry_unit(state: MageKnightState, unit: Figure) -> None:
+    """MNT-36: a cavalry unit may be assigned only one action per turn."""
+    rider = rider_of(state, unit)
+    if unit.acted or (rider is not None and rider.acted):
+        raise RuleViolation(
+            "MNT-36", f"cavalry unit {unit.id} was already given an action this turn"
+        )
+
+
+def check_one_action_per_figure(unit: Figure) -> None:
+    """CORE-MK-ONE-ACTION: no figure gets more than one action in a turn."""
+    if unit.acted:
+        raise RuleViolation(
+            "CORE-MK-ONE-ACTION", f"{unit.id} was already given an action this turn"
+        )
+
+
+def check_tokens(unit: Figure) -> None:
+    """CORE-MK-TWO-TOKENS: a figure with 2 action tokens cannot be given an action."""
+    if unit.tokens >= 2:
+        raise RuleViolation("CORE-MK-TWO-TOKENS", f"{unit.id} has {unit.tokens} action tokens")
+
+
+def check_can_be_given_action(state: MageKnightState, fig: Figure, player: str) -> Figure:
+    """Every check before an action is assigned; returns the unit that acts."""
+    unit = unit_of(state, fig)
+    check_controls(unit, player)
+    check_actions_left(state)
+    if is_cavalry(unit):
+        check_one_action_per_cavalry_unit(state, unit)
+    else:
+        check_one_action_per_figure(unit)
+    check_tokens(unit)
+    return unit
+
+
+def assign_action(d: Decision, unit: Figure, action: str, *, token: bool = True) -> Assigned:
+    """Assign the action: it counts for the turn, and the unit gets a token."""
+    started = Assigned(unit, unit.tokens, is_cavalry(unit))
+    d.emit(ActionAssigned(figure=unit.id, action=action, token=token))
+    return started
+
+
+def finish_action(d: Decision, started: Assigned) -> None:
+    """Core: a figure that got its second token takes 1 pushing damage after the
+    action; a cavalry unit does not (MNT-37)."""
+    unit = started.unit
+    if started.tokens_before != 1 or unit.tokens != 2 or unit.status != "on_table":
+        return
+    if started.was_cavalry:
+        skip_pushing_for_cavalry(d, unit)
+    else:
+        deal_pushing_damage(d, unit)
+
+
+def skip_pushing_for_cavalry(d: Decision, unit: Figure) -> None:
+    """MNT-37: a cavalry unit given its second token takes no pushing damage (A-MNT-07)."""
+    d.cite("MNT-37", f"cavalry unit {unit.id} got its second action token: no pushing damage")
+
+
+def end_player_turn(d: Decision) -> None:
+    """Core: at the end of your turn, tokens come off your figures that were not
+    given an action this turn; then the turn's counts start afresh."""
+    state = mk_state(d)
+    idle = tuple(
+        fig.id
+        for fig in sorted(state.units.values(), key=lambda f: f.id)
+        if fig.controlled_by == state.active_player and fig.tokens and not fig.given_action
+    )
+    if idle:
+        d.emit(TokensRemoved(figures=idle, reason="not given an action this turn"))
+    d.emit(PlayerTurnEnded(player=state.active_player))
+
+
+def move_speed(state: MageKnightState, unit: Figure) -> int:
+    """MNT-38: a cavalry unit moves with its mount's speed (the unit is the mount)."""
+    return unit.now.speed
+
+
+def check_move_abilities(state: MageKnightState, unit: Figure, use: Sequence[str]) -> None:
+    """MNT-38: in a move, a cavalry unit uses only its mount's abilities and benefits,
+    never the rider's abilities or items."""
+    for ability in use:
+        if is_cavalry(unit):
+            if ability not in unit.abilities and ability not in unit.benefits:
+                raise RuleViolation(
+                    "MNT-38",
+                    f"a cavalry unit moves with its mount's abilities only; {unit.id} "
+                    f"has no {ability!r}",
+                )
+        elif ability not in unit.abilities:
+            raise RuleViolation("CORE-MK-NO-ABILITY", f"{unit.id} has no {ability!r}")
+
+
+def chosen_facing(unit: Figure, facing: float | None) -> float:
+    """The facing at the end of a move: as chosen, or unchanged."""
+    return (unit.facing or 0.0) if facing is None else facing % 360.0
+
+
+def end_footprint(unit: Figure, at: Point, facing: float) -> Rect | Disc:
+    """The unit's base if it stood at `at` facing `facing`."""
+    if unit.is_mount:
+        return Rect(at[0], at[1], unit.width, unit.depth, facing)
+    return Disc(at[0], at[1], unit.base, facing)
+
+
+def check_path(
+    state: MageKnightState,
+    unit: Figure,
+    path: Sequence[Point],
+    facing: float,
+    speed: int,
+    *,
+    over_bases: bool = False,
+) -> float:
+    """CORE-MK-MOVE: a move is a path from the centre dot no longer than the speed,
+    not through blocking or impassable terrain, nor (unless `over_bases`) through
+    other figures' bases, ending on the board clear of every base. Returns its length."""
+    assert unit.x is not None and unit.y is not None
+    points = [(unit.x, unit.y), *path]
+    length = path_length(points)
+    if length > speed + EPS:
+        raise RuleViolation("CORE-MK-MOVE", f'the path is {length:.2f}" long; speed is {speed}')
+    for piece in state.terrain:
+        if piece.kind in BLOCKS_PLACEMENT and path_crosses(points, polygon(list(piece.polygon))):
+            raise RuleViolation("CORE-MK-MOVE", f"the path crosses {piece.kind} terrain {piece.id}")
+    own = {unit.id, *(r.id for r in [rider_of(state, unit)] if r is not None)}
+    if not over_bases:
+        for other in units_on_table(state):
+            shape = other.footprint()
+            if other.id not in own and shape is not None and path_crosses(points, shape):
+                raise RuleViolation("CORE-MK-MOVE", f"the path goes through {other.id}'s base")
+    if not is_free_spot(state, end_footprint(unit, points[-1], facing), own):
+        raise RuleViolation(
+            "CORE-MK-MOVE", f"{unit.id} cannot end its move at {points[-1]}: no room there"
+        )
+    return length
+
+
+def move_unit(
+    d: Decision, unit: Figure, path: Sequence[Point], facing: float, length: float
+) -> None:
+    """Move the unit's base (and with it, a cavalry unit's rider)."""
+    x, y = path[-1] if path else (unit.x or 0.0, unit.y or 0.0)
+    d.emit(FigureMoved(figure=unit.id, x=x, y=y, facing=facing, distance=length))

@@ -1,0 +1,184 @@
+"""Applying Mage Knight facts: assignment only (no checks, no dice, no clock)."""
+
+from __future__ import annotations
+
+from domain.apply import applies
+from domain.mageknight.state import MageKnightState
+from events.mageknight import (
+    AbilityUsed,
+    ActionAssigned,
+    AllegianceChanged,
+    AttackResolved,
+    DarkAllianceUsed,
+    DialReset,
+    FacingChanged,
+    FigureCaptured,
+    FigureDamaged,
+    FigureEliminated,
+    FigureHealed,
+    FigureMoved,
+    FigureRemovedFromGame,
+    FormationDeclared,
+    ItemDropped,
+    ItemPickedUp,
+    PlayerTurnEnded,
+    PushingChoiceMade,
+    RiderDismounted,
+    RiderLost,
+    RiderMounted,
+    TokensRemoved,
+)
+
+
+@applies(ActionAssigned)
+def _action_assigned(state: MageKnightState, fact: ActionAssigned) -> None:
+    fig = state.units[fact.figure]
+    fig.acted = True
+    fig.given_action = True
+    if fact.token:
+        fig.tokens += 1
+    state.actions_used += 1
+
+
+@applies(TokensRemoved)
+def _tokens_removed(state: MageKnightState, fact: TokensRemoved) -> None:
+    for figure_id in fact.figures:
+        state.units[figure_id].tokens = 0
+
+
+@applies(PlayerTurnEnded)
+def _player_turn_ended(state: MageKnightState, fact: PlayerTurnEnded) -> None:
+    state.actions_used = 0
+    state.formations = []
+    for fig in state.units.values():
+        fig.acted = False
+        fig.given_action = False
+
+
+@applies(FigureMoved)
+def _figure_moved(state: MageKnightState, fact: FigureMoved) -> None:
+    fig = state.units[fact.figure]
+    fig.x, fig.y, fig.facing = fact.x, fact.y, fact.facing
+    if fig.rider is not None:
+        rider = state.units[fig.rider]
+        rider.x, rider.y, rider.facing = fact.x, fact.y, fact.facing
+
+
+@applies(FacingChanged)
+def _facing_changed(state: MageKnightState, fact: FacingChanged) -> None:
+    state.units[fact.figure].facing = fact.facing
+
+
+@applies(AttackResolved)
+def _attack_resolved(state: MageKnightState, fact: AttackResolved) -> None:
+    """The numbers are on record; the damage follows as its own fact."""
+
+
+@applies(FigureDamaged)
+def _figure_damaged(state: MageKnightState, fact: FigureDamaged) -> None:
+    state.units[fact.figure].click = fact.click
+
+
+@applies(FigureHealed)
+def _figure_healed(state: MageKnightState, fact: FigureHealed) -> None:
+    state.units[fact.figure].click = fact.click
+
+
+@applies(DialReset)
+def _dial_reset(state: MageKnightState, fact: DialReset) -> None:
+    state.units[fact.figure].click = fact.click
+
+
+@applies(FigureEliminated)
+def _figure_eliminated(state: MageKnightState, fact: FigureEliminated) -> None:
+    fig = state.units[fact.figure]
+    fig.status = "removed"
+    fig.tokens = 0
+
+
+@applies(FigureRemovedFromGame)
+def _figure_removed(state: MageKnightState, fact: FigureRemovedFromGame) -> None:
+    fig = state.units[fact.figure]
+    fig.status = "removed"
+    fig.tokens = 0
+    if "removed_from_game" not in fig.conditions:
+        fig.conditions.append("removed_from_game")
+
+
+@applies(RiderDismounted)
+def _rider_dismounted(state: MageKnightState, fact: RiderDismounted) -> None:
+    rider, mount = state.units[fact.rider], state.units[fact.mount]
+    rider.mount = None
+    mount.rider = None
+    rider.x, rider.y, rider.facing = fact.x, fact.y, fact.facing
+    if fact.fresh:
+        rider.acted = False
+        mount.acted = False
+
+
+@applies(RiderMounted)
+def _rider_mounted(state: MageKnightState, fact: RiderMounted) -> None:
+    rider, mount = state.units[fact.rider], state.units[fact.mount]
+    rider.mount = mount.id
+    mount.rider = rider.id
+    rider.x, rider.y, rider.facing = mount.x, mount.y, mount.facing
+    rider.tokens = 0
+    mount.tokens = fact.tokens
+    rider.acted = False
+    mount.acted = False
+    mount.given_action = True
+
+
+@applies(RiderLost)
+def _rider_lost(state: MageKnightState, fact: RiderLost) -> None:
+    mount, rider = state.units[fact.mount], state.units[fact.rider]
+    mount.rider = None
+    rider.mount = None
+    mount.saddle_figure = fact.rider if fact.in_saddle else None
+
+
+@applies(AllegianceChanged)
+def _allegiance_changed(state: MageKnightState, fact: AllegianceChanged) -> None:
+    state.units[fact.figure].controller = fact.controller
+
+
+@applies(PushingChoiceMade)
+def _pushing_choice(state: MageKnightState, fact: PushingChoiceMade) -> None:
+    state.units[fact.mount].pushing_to = fact.takes
+
+
+@applies(ItemDropped)
+def _item_dropped(state: MageKnightState, fact: ItemDropped) -> None:
+    item = state.items[fact.item]
+    item.carried_by, item.x, item.y = None, fact.x, fact.y
+    state.units[fact.figure].items.remove(fact.item)
+
+
+@applies(ItemPickedUp)
+def _item_picked_up(state: MageKnightState, fact: ItemPickedUp) -> None:
+    item = state.items[fact.item]
+    item.carried_by, item.x, item.y = fact.figure, None, None
+    state.units[fact.figure].items.append(fact.item)
+
+
+@applies(FigureCaptured)
+def _figure_captured(state: MageKnightState, fact: FigureCaptured) -> None:
+    fig = state.units[fact.figure]
+    fig.status = "removed"
+    fig.tokens = 0
+    fig.conditions.append(f"captured_by:{fact.by}")
+
+
+@applies(AbilityUsed)
+def _ability_used(state: MageKnightState, fact: AbilityUsed) -> None:
+    """A use on record; its effect (if any) follows as its own fact."""
+
+
+@applies(FormationDeclared)
+def _formation_declared(state: MageKnightState, fact: FormationDeclared) -> None:
+    state.formations.append(list(fact.figures))
+
+
+@applies(DarkAllianceUsed)
+def _dark_alliance_used(state: MageKnightState, fact: DarkAllianceUsed) -> None:
+    state.dark_alliance[fact.mount] = f"{fact.round}:{fact.player}"

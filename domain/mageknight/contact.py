@@ -1,0 +1,54 @@
+"""A cavalry unit is one figure for contact, terrain and arcs (MNT-32 … MNT-35);
+Poison shows the arc rule: it uses the mount's front arc."""
+
+from __future__ import annotations
+
+from domain.decision import Decision
+from domain.errors import RuleViolation
+from domain.geometry import Footprint, in_front_arc
+from domain.mageknight.actions import check_controls
+from domain.mageknight.combat import item_abilities
+from domain.mageknight.commands import Poison
+from domain.mageknight.dial import deal_damage, mk_state
+from domain.mageknight.figures import (
+    body,
+    in_contact,
+    is_opposing,
+    on_table,
+    unit_of,
+    units_on_table,
+)
+from domain.mageknight.rules import RULESET
+from domain.mageknight.state import Figure, MageKnightState
+
+
+def front_arc_of(state: MageKnightState, fig: Figure) -> Footprint:
+    """MNT-35: a rider's front-arc abilities (Poison, Sweep) use its mount's front arc."""
+    return body(state, fig)
+
+
+def in_contact_ahead(state: MageKnightState, fig: Figure) -> list[Figure]:
+    """The opposing figures in base contact and in the front arc (MNT-33, MNT-35)."""
+    unit = unit_of(state, fig)
+    arc = front_arc_of(state, fig)
+    return [
+        other
+        for other in units_on_table(state)
+        if other.id != unit.id
+        and is_opposing(unit, other)
+        and in_contact(state, unit, other)
+        and in_front_arc(arc, body(state, other))
+    ]
+
+
+@RULESET.handle(Poison)
+def decide_poison(d: Decision, cmd: Poison) -> None:
+    """Core Poison (command phase): 1 damage to each opposing figure in base
+    contact with the figure's front arc; a rider's is its mount's (MNT-35)."""
+    state = mk_state(d)
+    fig = on_table(state, cmd.figure)
+    check_controls(unit_of(state, fig), cmd.by)
+    if "poison" not in fig.abilities and "poison" not in item_abilities(state, fig):
+        raise RuleViolation("CORE-MK-NO-ABILITY", f"{fig.id} has no Poison")
+    for victim in in_contact_ahead(state, fig):
+        deal_damage(d, state.units[victim.id], 1)

@@ -1,0 +1,207 @@
+"""Questions about figures: which unit a figure belongs to, where it stands,
+what it touches, who controls it, and where a rider's base could be put down.
+
+A cavalry unit answers as one figure on the mount's base (MNT-32 … MNT-34).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from shapely.geometry import Point as ShapelyPoint
+
+from domain.errors import InputError, RuleViolation
+from domain.geometry import EPS, Disc, Footprint, Rect, distance, is_wholly_on_board
+from domain.geometry import polygon_from_points as polygon
+from domain.mageknight.state import Figure, MageKnightState
+
+Point = tuple[float, float]
+BLOCKS_PLACEMENT = frozenset({"impassable", "blocking"})
+
+
+def figure(state: MageKnightState, figure_id: str) -> Figure:
+    """The figure with this id (INPUT if there is none)."""
+    found = state.units.get(figure_id)
+    if found is None:
+        raise InputError(f"there is no figure {figure_id!r} in this game")
+    return found
+
+
+def on_table(state: MageKnightState, figure_id: str) -> Figure:
+    """The figure, which must be on the battlefield (INPUT otherwise)."""
+    fig = figure(state, figure_id)
+    if fig.status != "on_table":
+        raise InputError(f"{figure_id} is not on the battlefield ({fig.status})")
+    return fig
+
+
+def is_cavalry(fig: Figure) -> bool:
+    """MNT-16: a mount with a rider, or a rider on a mount, is a cavalry unit."""
+    return (fig.is_mount and fig.rider is not None) or fig.mount is not None
+
+
+def unit_of(state: MageKnightState, fig: Figure) -> Figure:
+    """The figure that stands for the figure's unit: a rider's mount, else itself."""
+    return state.units[fig.mount] if fig.mount is not None else fig
+
+
+def rider_of(state: MageKnightState, unit: Figure) -> Figure | None:
+    """The rider of a cavalry unit (given by its mount), if it has one."""
+    return state.units[unit.rider] if unit.rider is not None else None
+
+
+def members(state: MageKnightState, fig: Figure) -> tuple[str, ...]:
+    """MNT-32: the figures that make up one figure on the table (mount and rider)."""
+    unit = unit_of(state, fig)
+    return (unit.id, unit.rider) if unit.rider is not None else (unit.id,)
+
+
+def body(state: MageKnightState, fig: Figure) -> Footprint:
+    """MNT-32: the base a figure occupies; a rider occupies its mount's base."""
+    shape = unit_of(state, fig).footprint()
+    if shape is None:
+        raise InputError(f"{fig.id} is not on the battlefield")
+    return shape
+
+
+def units_on_table(state: MageKnightState) -> Iterator[Figure]:
+    """Every figure on the table that stands for itself (riders are in their mounts)."""
+    for fig in sorted(state.units.values(), key=lambda f: f.id):
+        if fig.status == "on_table" and fig.mount is None:
+            yield fig
+
+
+def is_opposing(a: Figure, b: Figure) -> bool:
+    """Are the two figures on different sides right now (MNT-65, MNT-66)?"""
+    return a.controlled_by != b.controlled_by
+
+
+def is_touching(a: Footprint, b: Footprint) -> bool:
+    """Base contact: the two bases touch (within EPS)."""
+    return distance(a, b) <= EPS
+
+
+def overlaps(a: Footprint, b: Footprint) -> bool:
+    """Do the two bases overlap (more than touching)?"""
+    if isinstance(a, Disc):
+        return distance(a.centre, b) < a.radius - EPS
+    if isinstance(b, Disc):
+        return overlaps(b, a)
+    return bool(a.polygon.intersection(b.polygon).area > EPS)
+
+
+def in_contact(state: MageKnightState, a: Figure, b: Figure) -> bool:
+    """MNT-32, MNT-33: base contact, where a cavalry unit is one figure on its mount's base."""
+    if unit_of(state, a).id == unit_of(state, b).id:
+        return True
+    return is_touching(body(state, a), body(state, b))
+
+
+def opposing_in_contact(state: MageKnightState, fig: Figure) -> list[Figure]:
+    """The opposing figures (units) in base contact with the figure's unit."""
+    unit = unit_of(state, fig)
+    return [
+        other
+        for other in units_on_table(state)
+        if other.id != unit.id and is_opposing(unit, other) and in_contact(state, unit, other)
+    ]
+
+
+def terrain_at(state: MageKnightState, point: Point) -> set[str]:
+    """The kinds of terrain whose polygon holds the point."""
+    spot = ShapelyPoint(point)
+    return {t.kind for t in state.terrain if polygon(list(t.polygon)).covers(spot)}
+
+
+def terrain_of(state: MageKnightState, fig: Figure) -> set[str]:
+    """MNT-34: the terrain a figure is in, judged at its unit's centre dot."""
+    return terrain_at(state, body(state, fig).centre)
+
+
+def is_flying(state: MageKnightState, fig: Figure) -> bool:
+    """A figure with the Flight ability (for a cavalry unit: its mount's) is flying."""
+    return "flight" in unit_of(state, fig).abilities
+
+
+def is_ground_level(state: MageKnightState, fig: Figure) -> bool:
+    """A-MNT-28: at ground level unless flying or on elevated terrain."""
+    return not is_flying(state, fig) and "elevated" not in terrain_of(state, fig)
+
+
+def is_free_spot(state: MageKnightState, shape: Footprint, ignore: set[str]) -> bool:
+    """Could a base stand here: on the board, off other bases, off blocking terrain?"""
+    if not is_wholly_on_board(shape, state.board.width, state.board.height):
+        return False
+    for other in units_on_table(state):
+        if other.id not in ignore and overlaps(shape, body(state, other)):
+            return False
+    for piece in state.terrain:
+        if piece.kind in BLOCKS_PLACEMENT:
+            area = polygon(list(piece.polygon))
+            if isinstance(shape, Disc):
+                if float(area.distance(ShapelyPoint(shape.centre))) < shape.radius - EPS:
+                    return False
+            elif shape.polygon.intersection(area).area > EPS:
+                return False
+    return True
+
+
+def spots_touching(mount: Rect, diameter: float) -> list[Point]:
+    """Centres where a round base of `diameter` touches the mount's base, rear first.
+
+    Along each side (rear, left, right, front) the middle, the quarters and the
+    ends, pushed out by the base's radius.
+    """
+    r = diameter / 2.0
+    fl, fr, rr, rl = mount.corners
+    sides = ((rr, rl), (rl, fl), (fr, rr), (fl, fr))
+    cx, cy = mount.centre
+    spots: list[Point] = []
+    for (ax, ay), (bx, by) in sides:
+        mx, my = (ax + bx) / 2.0, (ay + by) / 2.0
+        length = ((mx - cx) ** 2 + (my - cy) ** 2) ** 0.5
+        nx, ny = (mx - cx) / length, (my - cy) / length
+        for t in (0.5, 0.25, 0.75, 0.0, 1.0):
+            px, py = ax + (bx - ax) * t, ay + (by - ay) * t
+            spots.append((px + nx * r, py + ny * r))
+    return spots
+
+
+def place_rider(
+    state: MageKnightState, rider: Figure, mount: Figure, at: Point | None, clause: str
+) -> Point:
+    """Where the rider's own base goes, in contact with its mount (MNT-56, MNT-76).
+
+    With `at`, that spot must touch the mount and be free; without it, the first
+    free spot is taken. No spot at all raises `clause` (the "no room" rule).
+    """
+    mount_base = mount.footprint()
+    assert isinstance(mount_base, Rect)
+    ignore = {mount.id, rider.id}
+    if at is not None:
+        disc = Disc(at[0], at[1], rider.base)
+        if not is_touching(disc, mount_base) or overlaps(disc, mount_base):
+            raise RuleViolation(
+                "MNT-76",
+                f'a base at ({at[0]:g}, {at[1]:g}) is {distance(disc, mount_base):.2f}" '
+                f"from {mount.id}; the rider must be placed in contact with its mount",
+            )
+        if not is_free_spot(state, disc, ignore):
+            raise RuleViolation(
+                clause, f"there is no room for {rider.id}'s base at ({at[0]:g}, {at[1]:g})"
+            )
+        return at
+    for spot in spots_touching(mount_base, rider.base):
+        if is_free_spot(state, Disc(spot[0], spot[1], rider.base), ignore):
+            return spot
+    raise RuleViolation(
+        clause, f"there is no room to place {rider.id}'s base in contact with {mount.id}"
+    )
+
+
+def find_room(state: MageKnightState, rider: Figure, mount: Figure) -> Point | None:
+    """A free spot touching the mount for the rider's base, or None (MNT-58, MNT-107)."""
+    try:
+        return place_rider(state, rider, mount, None, "MNT-58")
+    except RuleViolation:
+        return None

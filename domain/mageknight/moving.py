@@ -1,0 +1,32 @@
+"""The move action (core), with the mount's speed and abilities for a cavalry unit (MNT-38)."""
+
+from __future__ import annotations
+
+from domain.decision import Decision
+from domain.mageknight.actions import (
+    assign_action,
+    check_can_be_given_action,
+    check_move_abilities,
+    check_path,
+    chosen_facing,
+    finish_action,
+    move_speed,
+    move_unit,
+)
+from domain.mageknight.commands import Move
+from domain.mageknight.dial import mk_state
+from domain.mageknight.figures import on_table
+from domain.mageknight.rules import RULESET
+
+
+@RULESET.handle(Move)
+def decide_move(d: Decision, cmd: Move) -> None:
+    """Move up to the speed value along the path, then face any way (MNT-38)."""
+    state = mk_state(d)
+    unit = check_can_be_given_action(state, on_table(state, cmd.figure), cmd.by)
+    check_move_abilities(state, unit, cmd.use)
+    facing = chosen_facing(unit, cmd.facing)
+    length = check_path(state, unit, cmd.path, facing, move_speed(state, unit))
+    started = assign_action(d, unit, "move")
+    move_unit(d, unit, cmd.path, facing, length)
+    finish_action(d, started)

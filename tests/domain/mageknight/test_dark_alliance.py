@@ -1,0 +1,58 @@
+"""Dark Alliance, the Dark Riders' sub-faction ability (MNT-126 … MNT-129)."""
+
+from __future__ import annotations
+
+from .builders import TO_ACTION, refused
+from .conftest import Run
+from .test_dark_riders import dark_riders
+
+ALLIANCE = {"by": "red", "do": "dark_alliance", "figure": "dr"}
+
+
+def test_mnt_126_dark_alliance_is_optional(run: Run) -> None:
+    """MNT-126."""
+    _, state = run(dark_riders(click=2), [TO_ACTION])
+
+    assert state.units["dr"].click == 0 and state.units["dm"].click == 2
+
+
+def test_mnt_127_mnt_128_one_pushing_damage_to_the_rider_one_heal_to_the_mount(
+    run: Run,
+) -> None:
+    """MNT-127, MNT-128."""
+    result, state = run(dark_riders(click=2), [ALLIANCE])
+
+    assert result["steps"][0]["events"][1:] == ["DarkAllianceUsed", "FigureHealed",
+                                                 "FigureDamaged"]
+    assert state.units["dr"].click == 1 and state.units["dm"].click == 1
+
+
+def test_mnt_128_the_heal_never_passes_the_starting_click(run: Run) -> None:
+    """MNT-128."""
+    _, state = run(dark_riders(start_click=1, click=1), [ALLIANCE])
+
+    assert state.units["dm"].click == 1
+
+
+def test_mnt_129_once_per_command_phase(run: Run) -> None:
+    """MNT-129."""
+    steps = [ALLIANCE, ALLIANCE, TO_ACTION, ALLIANCE]
+
+    result, state = run(dark_riders(click=3), steps)
+
+    assert refused(result, "MNT-129", 1)
+    assert refused(result, "CORE-PHASE", 3), "only at the start of the turn"
+    assert state.units["dm"].click == 2
+
+
+def test_mnt_129_the_limit_may_be_per_player(run: Run) -> None:
+    """MNT-129."""
+    units = [*dark_riders(), *dark_riders("122b", "122a", x=20)]
+    for unit in units[2:]:
+        unit["id"] = {"dm": "dm2", "dr": "dr2"}[unit["id"]]
+    units[2]["rider"] = "dr2"
+    steps = [ALLIANCE, {"by": "red", "do": "dark_alliance", "figure": "dm2"}]
+
+    result, _ = run(units, steps, options={"dark_alliance_once_per": "player"})
+
+    assert refused(result, "MNT-129")

@@ -1,0 +1,84 @@
+"""Mounting (MNT-79 … MNT-86)."""
+
+from __future__ import annotations
+
+from .builders import TO_ACTION, cavalry, refused, warrior
+from .conftest import Run
+from .test_dismounting import dismount
+
+
+def mount_up(rider: str = "r1", mount: str = "m1") -> dict[str, object]:
+    """Red's rider climbs onto a mount."""
+    return {"by": "red", "do": "mount", "figure": rider, "mount": mount}
+
+
+def test_mnt_79_a_dismounted_rider_may_mount_again(run: Run) -> None:
+    """MNT-79."""
+    result, state = run(cavalry(), [TO_ACTION, dismount(), mount_up()])
+
+    assert result["steps"][-1]["events"] == ["StepTaken", "ActionAssigned", "RiderMounted"]
+    assert state.units["r1"].mount == "m1" and state.units["m1"].rider == "r1"
+
+
+def test_mnt_79_a_rider_already_on_a_mount_cannot_mount(run: Run) -> None:
+    """MNT-79."""
+    units = [*cavalry(), *cavalry("m2", "r2", x=11.25)]
+
+    result, _ = run(units, [TO_ACTION, mount_up("r1", "m2")])
+
+    assert refused(result, "MNT-79")
+
+
+def test_mnt_80_the_mount_must_be_friendly_riderless_and_in_contact(run: Run) -> None:
+    """MNT-80."""
+    units = [*cavalry(), *cavalry("m2", "r2", "blue", x=14),
+             warrior("r3", rides=["battle_horse"], x=13.125, y=12)]
+    steps = [TO_ACTION, dismount(), mount_up("r3", "m2"), mount_up("r3", "m1"),
+             {"by": "red", "do": "mount", "figure": "r1", "mount": "m1"}]
+
+    result, _ = run(units, steps)
+
+    assert refused(result, "MNT-80", 2), "m2 is blue's and has a rider"
+    assert refused(result, "MNT-80", 3), "r3 is not in contact with m1"
+    assert result["steps"][4]["accepted"]
+
+
+def test_mnt_81_the_mount_symbols_must_match(run: Run) -> None:
+    """MNT-81."""
+    units = [*cavalry(), warrior("r3", rides=["pegasus"], x=10, y=8.25)]
+
+    result, _ = run(units, [TO_ACTION, dismount(), mount_up("r3", "m1")])
+
+    assert refused(result, "MNT-81")
+
+
+def test_mnt_82_mounting_is_a_special_action_of_the_rider(run: Run) -> None:
+    """MNT-82."""
+    steps = [TO_ACTION, dismount(),
+             {"by": "red", "do": "move", "figure": "r1", "path": [[11.125, 10.5]]},
+             mount_up()]
+
+    result, state = run(cavalry(), steps)
+
+    assert refused(result, "CORE-MK-ONE-ACTION")
+    assert state.actions_used == 2
+
+
+def test_mnt_83_mnt_84_the_rider_goes_into_the_saddle_and_the_slot(run: Run) -> None:
+    """MNT-83, MNT-84."""
+    _, state = run(cavalry(), [TO_ACTION, dismount(), mount_up()])
+
+    r1, m1 = state.units["r1"], state.units["m1"]
+    assert (r1.x, r1.y, r1.facing) == (m1.x, m1.y, m1.facing)
+
+
+def test_mnt_85_mnt_86_the_new_unit_has_one_token_and_may_still_act(run: Run) -> None:
+    """MNT-85, MNT-86."""
+    steps = [TO_ACTION, dismount(), mount_up(),
+             {"by": "red", "do": "move", "figure": "m1", "path": [[10, 14]]}]
+
+    result, state = run(cavalry(), steps)
+
+    assert result["steps"][2]["accepted"]
+    assert result["steps"][3]["accepted"] and result["steps"][3]["rule"] == "MNT-37"
+    assert state.units["m1"].tokens == 2
