@@ -64,7 +64,7 @@ def check_allowed_now(ruleset: Ruleset, state: GameState, command: Command) -> N
     if window is not None and window.kind not in command.answers and not command.ignores_windows:
         raise RuleViolation(
             "CORE-WINDOW-OPEN",
-            f"a {window.kind} reaction window is open; it must be answered first "
+            f"a reaction window ({window.kind}) is open; it must be answered first "
             f"(waiting for: {', '.join(w for w in window.eligible if w not in window.declared)})",
         )
     if command.answers and (window is None or window.kind not in command.answers):

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from itertools import pairwise
+from textwrap import wrap
 
 from shapely.geometry.base import BaseGeometry
 
@@ -39,18 +40,36 @@ class Overlay:
     label: str = ""
     dashed: bool = False
     opacity: float = 1.0
+    #: A note is a line of text under the board (a verdict), not a shape.
+    note: bool = False
+    #: Where a point's label goes, in inches from the point; text grows away from it.
+    label_offset: tuple[float, float] = (0.4, 0.4)
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        """(min x, min y, max x, max y) of what this overlay draws."""
+        if isinstance(self.geometry, tuple):
+            x, y = self.geometry
+            return x - 0.5, y - 0.5, x + 0.5, y + 0.5
+        return tuple(self.geometry.bounds)  # type: ignore[return-value]
 
 
 @dataclass
 class Picture:
-    """An SVG being built for a board of `width` × `height` inches."""
+    """An SVG of the table region `min_x..max_x` × `min_y..max_y` (inches).
 
-    width: float
-    height: float
+    The region is the board, grown to hold every overlay (a 6" circle round a
+    point on the board edge reaches off the board).
+    """
+
+    min_x: float
+    min_y: float
+    max_x: float
+    max_y: float
+    notes: list[str] = field(default_factory=list)
     parts: list[str] = field(default_factory=list)
 
     def xy(self, x: float, y: float) -> tuple[float, float]:
-        return MARGIN + x * SCALE, MARGIN + (self.height - y) * SCALE
+        return MARGIN + (x - self.min_x) * SCALE, MARGIN + (self.max_y - y) * SCALE
 
     def polygon(self, points: Iterable[tuple[float, float]], *, stroke: str, fill: str,
                 dashed: bool = False, opacity: float = 1.0, title: str = "") -> None:
@@ -81,19 +100,28 @@ class Picture:
         )
 
     def text(self, at: tuple[float, float], label: str, *, size: int = 11,
-             colour: str = "#000") -> None:
+             colour: str = "#000", anchor: str = "start") -> None:
         x, y = self.xy(*at)
         self.parts.append(
             f'<text x="{x:.2f}" y="{y:.2f}" font-family="sans-serif" font-size="{size}" '
-            f'fill="{colour}">{escape(label)}</text>'
+            f'fill="{colour}" text-anchor="{anchor}">{escape(label)}</text>'
         )
 
     def svg(self) -> str:
-        w = self.width * SCALE + 2 * MARGIN
-        h = self.height * SCALE + 2 * MARGIN + 16
+        w = (self.max_x - self.min_x) * SCALE + 2 * MARGIN
+        board_h = (self.max_y - self.min_y) * SCALE + 2 * MARGIN
+        lines = [line for note in self.notes for line in wrap(note, width=int(w / 6.5))]
+        h = board_h + 16 * len(lines) + 8
+        texts = [
+            f'<text x="{MARGIN:.0f}" y="{board_h + 16 * i:.0f}" font-family="sans-serif" '
+            f'font-size="12">{escape(line)}</text>'
+            for i, line in enumerate(lines)
+        ]
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" '
-            f'viewBox="0 0 {w:.0f} {h:.0f}">\n' + "\n".join(self.parts) + "\n</svg>\n"
+            f'viewBox="0 0 {w:.0f} {h:.0f}">\n'
+            f'<rect x="0" y="0" width="{w:.0f}" height="{h:.0f}" fill="white"/>\n'
+            + "\n".join(self.parts + texts) + "\n</svg>\n"
         )
 
 
@@ -119,7 +147,9 @@ def draw_overlay(pic: Picture, overlay: Overlay) -> None:
     if isinstance(geom, tuple):
         pic.circle(geom, 0.25, stroke=overlay.stroke, fill=overlay.stroke)
         if overlay.label:
-            pic.text((geom[0] + 0.4, geom[1] + 0.4), overlay.label, colour=overlay.stroke)
+            dx, dy = overlay.label_offset
+            pic.text((geom[0] + dx, geom[1] + dy), overlay.label, colour=overlay.stroke,
+                     anchor="end" if dx < 0 else "start")
         return
     if geom.geom_type in ("LineString", "LinearRing"):
         coords = list(geom.coords)
@@ -141,7 +171,10 @@ def draw_overlay(pic: Picture, overlay: Overlay) -> None:
 
 def board_svg(state: GameState, overlays: Sequence[Overlay] = (), caption: str = "") -> str:
     """The board with terrain, units and overlays, as an SVG document."""
-    pic = Picture(state.board.width, state.board.height)
+    shapes = [o for o in overlays if not o.note]
+    boxes = [(0.0, 0.0, state.board.width, state.board.height), *(o.bounds() for o in shapes)]
+    pic = Picture(min(b[0] for b in boxes), min(b[1] for b in boxes),
+                  max(b[2] for b in boxes), max(b[3] for b in boxes))
     pic.polygon([(0, 0), (state.board.width, 0), (state.board.width, state.board.height),
                  (0, state.board.height)], stroke="#333", fill="#fafaf5")
     for piece in state.terrain:
@@ -154,9 +187,10 @@ def board_svg(state: GameState, overlays: Sequence[Overlay] = (), caption: str =
         shape = unit.footprint()
         if shape is not None:
             draw_footprint(pic, shape, colours[unit.owner], unit_id)
-    for overlay in overlays:
+    for overlay in shapes:
         draw_overlay(pic, overlay)
     legend = "  ".join(f"{p}: {c}" for p, c in colours.items())
-    pic.text((0, -0.9), caption or f"round {state.round}, {state.active_player}'s "
-             f"{state.phase} phase   {legend}", size=11)
+    pic.notes.append(caption or f"round {state.round}, {state.active_player}'s "
+                     f"{state.phase} phase   {legend}")
+    pic.notes += [o.label for o in overlays if o.note]
     return pic.svg()

@@ -84,10 +84,17 @@ def arrival_overlays(state: T9AState, unit: T9AUnit, arrival: Arrival) -> list[O
         zip(rect.corners, reach, corner_distances(rect, point), strict=True), start=1
     ):
         parts.append(Overlay(corner, stroke=IN_REACH if inside else OUT_OF_REACH,
-                             label=f'c{number} {gap:.2f}" {"in" if inside else "OUT"}'))
+                             label=f'c{number} {gap:.2f}" {"in" if inside else "OUT"}',
+                             label_offset=outward(rect.centre, corner)))
     parts.append(Overlay(point, stroke="#000", label="chosen point"))
     parts.append(verdict(state, unit, arrival, sum(reach)))
     return parts
+
+
+def outward(centre: tuple[float, float], corner: tuple[float, float]) -> tuple[float, float]:
+    """A label offset pointing away from the footprint's centre, past the corner."""
+    dx, dy = corner[0] - centre[0], corner[1] - centre[1]
+    return (0.4 if dx >= 0 else -0.4, 0.5 if dy >= 0 else -0.9)
 
 
 def verdict(state: T9AState, unit: T9AUnit, arrival: Arrival, in_reach: int) -> Overlay:
@@ -102,4 +109,4 @@ def verdict(state: T9AState, unit: T9AUnit, arrival: Arrival, in_reach: int) -> 
 
 def note(state: GameState, text: str, colour: str) -> Overlay:
     """A line of text in the board's top-left corner."""
-    return Overlay((1.0, state.board.height - 1.5), stroke=colour, label=text)
+    return Overlay((1.0, state.board.height - 1.5), stroke=colour, label=text, note=True)
