@@ -18,7 +18,7 @@ from domain.ruleset import Ruleset, Setup, find_ruleset
 from domain.state import GameState
 from events.base import Fact
 from events.core import GameStarted, SeedSealed
-from events.envelope import GENESIS_HASH, GameEvent, GameSnapshot, chain_hash
+from events.envelope import GENESIS_HASH, GameEvent, GameSnapshot, chain_hash, hashed_body
 
 
 class Game:
@@ -60,15 +60,12 @@ class Game:
         """Wrap already-applied facts as the next events of this game."""
         for fact in facts:
             self.version += 1
-            body = {
-                "originator_id": str(self.id),
-                "originator_version": self.version,
-                "timestamp": timestamp.isoformat(),
-                "step": step,
-                "prev_hash": self.head_hash,
-                "fact": fact.payload(),
-            }
-            digest = chain_hash(body)
+            digest = chain_hash(
+                hashed_body(
+                    self.id, self.version, timestamp.isoformat(), step, self.head_hash,
+                    fact.payload(),
+                )
+            )
             self.pending.append(
                 GameEvent(
                     originator_id=self.id,

