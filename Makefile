@@ -31,7 +31,7 @@ test: $(DEV_STAMP)
 
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy --strict domain events
+	$(VENV)/bin/mypy --strict domain events projections replay warledger
 
 bench: $(DEV_STAMP)
 	$(PY) -m bench.run

@@ -50,7 +50,8 @@ class Overlay:
         if isinstance(self.geometry, tuple):
             x, y = self.geometry
             return x - 0.5, y - 0.5, x + 0.5, y + 0.5
-        return tuple(self.geometry.bounds)  # type: ignore[return-value]
+        min_x, min_y, max_x, max_y = self.geometry.bounds
+        return float(min_x), float(min_y), float(max_x), float(max_y)
 
 
 @dataclass

@@ -428,11 +428,5 @@ def cmd_diagram(args: argparse.Namespace) -> int:
     return 0
 
 
-def _json_default(obj: Any) -> Any:  # pragma: no cover - orjson handles our data
-    return str(obj)
-
-
-__all__ = ["main", "orjson"]
-
 if __name__ == "__main__":
     sys.exit(main())
