@@ -1,23 +1,30 @@
 """Infinity N4 board overlays: the enemies' Lines of Fire and Zones of Control, and the
 path of the movement being judged.
 
-For the active player's enemies that count (not hidden, not out of action), each LoF is
-drawn as the front half-plane clipped to the table (the whole table for a Camouflage
-Marker; terrain shadows are not drawn) and each ZoC as the circle 8" beyond the base.
+For the moving side's enemies that count (not hidden, not out of action), each LoF is
+drawn as the part of the table its base centre sees: the front half-plane (the whole
+table for a Camouflage Marker), less the shadows of `blocking` terrain. A base is in LoF
+when any part of it is in that area. Each ZoC is drawn as the circle 8" beyond the base.
 Troopers that do not count are ringed in grey. The path is the proposed command's (from
-where its skill would start), else the order in progress, else the last resolved order.
+where its skill would start), else the order in progress, else the last resolved order;
+its start and end bases are drawn dashed. For a movement command, the verdict goes under
+the board: CAU-10 or CAU-13 (and why) for a Cautious Movement, who may react to a Move.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
+from shapely.ops import unary_union
 
-from domain.geometry import board_polygon, front_arc_polygon
+from domain.geometry import board_polygon, front_arc_polygon, polygon_from_points
+from domain.infinity.aro import aro_eligible
+from domain.infinity.cautious import aro_verdict
 from domain.infinity.orders import planned_start
 from domain.infinity.sight import can_react, enemies_of, is_camouflage_marker, zone_of_control
 from domain.infinity.state import InfinityState, Trooper
@@ -29,19 +36,40 @@ from projections.overlays import overlay
 ENEMY_COLOURS = ("#ef6c00", "#6a1b9a", "#00838f", "#ad1457", "#558b2f", "#4e342e")
 PATH_COLOUR = "#000"
 IGNORED_COLOUR = "#9e9e9e"
+VERDICT_COLOURS = {True: "#c62828", False: "#2e7d32"}  # AROs generated / none
 MOVEMENTS = ("move", "cautious_move")
+#: A shadow's far side is drawn in steps of at most this angle (radians), so that it
+#: stays beyond the table however wide the edge looks from the observer.
+SHADOW_STEP = math.radians(10)
+
+
+def shadow(origin: Point2, piece: Polygon, reach: float) -> BaseGeometry:
+    """What `piece` hides from `origin`: the piece and, for each of its edges, the area
+    between the edge and the rays from `origin` through its ends, out to `reach`."""
+    ox, oy = origin
+    parts: list[BaseGeometry] = [piece]
+    for a, b in pairwise(piece.exterior.coords):
+        start = math.atan2(a[1] - oy, a[0] - ox)
+        turn = math.remainder(math.atan2(b[1] - oy, b[0] - ox) - start, math.tau)
+        steps = max(1, math.ceil(abs(turn) / SHADOW_STEP))
+        far = [(ox + reach * math.cos(start + turn * i / steps),
+                oy + reach * math.sin(start + turn * i / steps)) for i in range(steps + 1)]
+        parts.append(Polygon([a, *far, b]).buffer(0))
+    return unary_union(parts)
 
 
 def line_of_fire_area(state: InfinityState, enemy: Trooper) -> BaseGeometry | None:
-    """The part of the table in the enemy's LoF arc (terrain ignored)."""
+    """The part of the table the enemy's base centre sees: its front arc (all around for a
+    Camouflage Marker), less the shadows of `blocking` terrain."""
     base = enemy.footprint()
     if base is None:
         return None
     table = board_polygon(state.board.width, state.board.height)
-    if is_camouflage_marker(enemy):
-        return table
-    reach = math.hypot(state.board.width, state.board.height)
-    return front_arc_polygon(base, reach).intersection(table)
+    reach = 2.0 * math.hypot(state.board.width, state.board.height)
+    arc = table if is_camouflage_marker(enemy) else front_arc_polygon(base, reach)
+    shadows = [shadow(base.centre, polygon_from_points(piece.polygon), reach)
+               for piece in state.terrain if piece.kind == "blocking"]
+    return arc.intersection(table).difference(unary_union(shadows))
 
 
 def zone_of_control_circle(state: InfinityState, enemy: Trooper) -> Polygon | None:
@@ -78,6 +106,38 @@ def mover_owner(state: InfinityState, command: dict[str, Any] | None) -> str:
     return state.active_player
 
 
+def verdict(state: InfinityState, command: dict[str, Any] | None,
+            path: Sequence[Point2]) -> Overlay | None:
+    """Under the board: whether the movement command grants AROs, and to whom."""
+    if not command or command.get("do") not in MOVEMENTS or len(path) < 2:
+        return None
+    mover = state.units.get(str(command.get("trooper")))
+    if mover is None:
+        return None
+    eligible = aro_eligible(state, mover, path)
+    if command.get("do") == "cautious_move":
+        found = aro_verdict(state, mover, path)
+        grants, text = found.grants_aro, f"{found.rule}: {found.message}"
+    else:
+        grants = bool(eligible)
+        text = f"Move: {', '.join(eligible) or 'no enemy'} may react"
+    if grants:
+        text += f" (eligible: {', '.join(eligible) or 'none'})"
+    return Overlay((1.0, state.board.height - 1.5), stroke=VERDICT_COLOURS[grants],
+                   label=text, note=True)
+
+
+def path_overlays(state: InfinityState, path: Sequence[Point2],
+                  mover: Trooper | None) -> list[Overlay]:
+    """The path, with the moving base at its start and its end (dashed)."""
+    items = [Overlay(LineString(path), stroke=PATH_COLOUR, label="path")]
+    radius = mover.base / 2.0 if mover is not None else 0.5
+    for name, point in (("start", path[0]), ("end", path[-1])):
+        items.append(Overlay(Point(point).buffer(radius, quad_segs=16), stroke=PATH_COLOUR,
+                             dashed=True, label=name))
+    return items
+
+
 @overlay("infinity-n4")
 def infinity_overlays(state: GameState, command: dict[str, Any] | None) -> Sequence[Overlay]:
     """LoF arcs and ZoC circles of the enemies that count, and the movement's path."""
@@ -100,7 +160,9 @@ def infinity_overlays(state: GameState, command: dict[str, Any] | None) -> Seque
             ring = Point(base.centre).buffer(base.radius + 0.4, quad_segs=16)
             items.append(Overlay(ring, stroke=IGNORED_COLOUR, dashed=True,
                                  label=f"{trooper.id} ({', '.join(trooper.conditions)})"))
-    for path in paths_to_draw(state, command):
-        items.append(Overlay(LineString(path), stroke=PATH_COLOUR, label="path"))
-        items.append(Overlay(path[-1], stroke=PATH_COLOUR))
-    return items
+    paths = paths_to_draw(state, command)
+    mover = state.units.get(str((command or {}).get("trooper")))
+    for path in paths:
+        items += path_overlays(state, path, mover)
+    note = verdict(state, command, paths[-1]) if paths else None
+    return items if note is None else [*items, note]

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 
 from domain.decision import Decision
 from domain.errors import InputError, RuleViolation
-from domain.geometry import path_min_distance
 from domain.infinity.commands import Aro, PassAro
 from domain.infinity.machine import ORDER_MACHINE
 from domain.infinity.orders import close_aro_window
@@ -15,6 +14,7 @@ from domain.infinity.rules import RULESET
 from domain.infinity.sight import (
     blocking_terrain,
     can_react,
+    closest_approach,
     enemies_of,
     has_lof_to_path,
     is_model_or_marker,
@@ -64,13 +64,7 @@ def why_not_eligible(state: InfinityState, reactor: Trooper) -> RuleViolation:
         return RuleViolation("CORE-ARO-ELIGIBLE", f"{reactor.id} is on the active side; "
                              "only enemy troopers declare AROs")
     if not is_model_or_marker(reactor):
-        return RuleViolation(
-            "CAU-21",
-            f"{reactor.id} is in Hidden Deployment: not a Model or Marker (CAU-20), so it "
-            f"cannot react to {order.trooper}'s "
-            + ("Cautious Movement, even with LoF" if cautious else "order (RULINGS: hidden "
-               "troopers are never eligible for an ARO)"),
-        )
+        return hidden_cannot_react(reactor, order.trooper, cautious)
     if is_out_of_action(reactor):
         states = "/".join(c for c in ("unconscious", "disconnected", "embryo")
                           if reactor.has(c))
@@ -93,14 +87,45 @@ def no_sight_message(state: InfinityState, reactor: Trooper) -> str:
     assert order is not None
     path = order.skills[-1].path
     mover = state.trooper(order.trooper)
-    zone_of = reactor.footprint()
-    assert zone_of is not None
-    gap = path_min_distance(path, zone_of) - mover.base / 2.0
+    gap = closest_approach(reactor, mover, path)
     return (
         f"{reactor.id} has no LoF to {mover.id} at any point of its "
         f"{SKILL_NAMES[order.skills[-1].skill]}, and it comes no closer than "
         f"{gap:.2f}\" to {reactor.id}'s base (ZoC {zone_of_control(state):g}\")"
     )
+
+
+def hidden_cannot_react(reactor: Trooper, mover: str, cautious: bool) -> RuleViolation:
+    """CAU-21: a Hidden Deployment trooper (not a Model or Marker, CAU-20) cannot react to a
+    Cautious Movement, even with LoF; RULINGS "ARO eligibility" excludes it from any ARO."""
+    if cautious:
+        return RuleViolation("CAU-21", f"{reactor.id} is in Hidden Deployment: not a Model "
+                             f"or Marker (CAU-20), so it cannot react to {mover}'s Cautious "
+                             "Movement, even with LoF")
+    return RuleViolation("CORE-ARO-ELIGIBLE", f"{reactor.id} is in Hidden Deployment; hidden "
+                         f"troopers are never eligible for an ARO against {mover}'s order")
+
+
+#: AROs that need LoF to the active trooper (N4 BS Attack and Discover). Other ARO
+#: names (dodge, change_facing, alert, ...) are recorded as given.
+AROS_NEEDING_LOF = frozenset({"shoot", "bs_attack", "discover"})
+
+
+def check_aro_needs_lof(state: InfinityState, reactor: Trooper, skill: str) -> None:
+    """CORE-ARO-LOF: a trooper reacting through its Zone of Control alone (no LoF to any
+    point of the movement) cannot declare an ARO that needs LoF."""
+    order = state.order
+    assert order is not None
+    mover = state.trooper(order.trooper)
+    declared = order.skills[-1]
+    if skill not in AROS_NEEDING_LOF or has_lof_to_path(
+            reactor, mover, declared.path, blocking_terrain(state)):
+        return
+    raise RuleViolation(
+        "CORE-ARO-LOF", f"{reactor.id} reacts through its Zone of Control only (no LoF to "
+        f"{mover.id} at any point of its {SKILL_NAMES[declared.skill]}), so it cannot "
+        f"declare {skill!r}, which needs LoF; it may declare an ARO without LoF (e.g. "
+        "dodge) or pass")
 
 
 def check_may_answer(state: InfinityState, reactor: Trooper) -> None:
@@ -119,6 +144,8 @@ def answer_window(d: Decision, reactor: Trooper, answer: str) -> None:
     state = d.state
     assert isinstance(state, InfinityState)
     check_may_answer(state, reactor)
+    if answer != "pass":
+        check_aro_needs_lof(state, reactor, answer)
     ORDER_MACHINE.check(state, "aro" if answer != "pass" else "pass")
     d.emit(ReactionDeclared(by=reactor.id, answer=answer))
     window = state.reaction_window

@@ -3,7 +3,7 @@ first MOV value without granting AROs, when it starts and ends unseen and uncont
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from domain.decision import Decision
@@ -27,6 +27,7 @@ from domain.infinity.rules import RULESET
 from domain.infinity.sight import (
     blocking_terrain,
     enemies_of,
+    gap_between,
     has_lof,
     in_zoc,
     zone_of_control,
@@ -60,32 +61,32 @@ def check_not_codeone(state: InfinityState) -> None:
                             "CodeOne; it cannot be declared in a CodeOne game")
 
 
-def check_not_tag(trooper: Trooper) -> None:
-    """CAU-16: TAGs cannot declare Cautious Movement."""
-    if trooper.type == "TAG":
-        raise RuleViolation("CAU-16", f"{trooper.id} is a TAG; TAGs cannot declare "
-                            "Cautious Movement")
+@dataclass(frozen=True)
+class Barred:
+    """A kind of trooper that cannot declare Cautious Movement, and its clause."""
+
+    clause: str
+    kind: str
+    applies: Callable[[Trooper], bool]
 
 
-def check_not_remote(trooper: Trooper) -> None:
-    """CAU-17: Remotes cannot declare Cautious Movement."""
-    if trooper.type == "REM":
-        raise RuleViolation("CAU-17", f"{trooper.id} is a Remote (REM); Remotes cannot "
-                            "declare Cautious Movement")
+#: CAU-16 … CAU-19, by unit-type tag and the Motorcycle characteristic (A-CAU-08).
+BARRED = (
+    Barred("CAU-16", "a TAG; TAGs", lambda trooper: trooper.type == "TAG"),
+    Barred("CAU-17", "a Remote (REM); Remotes", lambda trooper: trooper.type == "REM"),
+    Barred("CAU-18", "mounted on a Motorcycle; Troopers mounted on a Motorcycle",
+           lambda trooper: trooper.motorcycle),
+    Barred("CAU-19", "a Vehicle (VH); Vehicles", lambda trooper: trooper.type == "VH"),
+)
 
 
-def check_not_motorcycle(trooper: Trooper) -> None:
-    """CAU-18: troopers mounted on a Motorcycle cannot declare Cautious Movement."""
-    if trooper.motorcycle:
-        raise RuleViolation("CAU-18", f"{trooper.id} is mounted on a Motorcycle; it cannot "
-                            "declare Cautious Movement")
-
-
-def check_not_vehicle(trooper: Trooper) -> None:
-    """CAU-19: Vehicles cannot declare Cautious Movement."""
-    if trooper.type == "VH":
-        raise RuleViolation("CAU-19", f"{trooper.id} is a Vehicle (VH); Vehicles cannot "
-                            "declare Cautious Movement")
+def check_may_declare(trooper: Trooper) -> None:
+    """CAU-16 … CAU-19: TAGs, Remotes, Troopers mounted on a Motorcycle and Vehicles cannot
+    declare Cautious Movement. Raises RuleViolation with the first clause that bars it."""
+    for barred in BARRED:
+        if barred.applies(trooper):
+            raise RuleViolation(barred.clause, f"{trooper.id} is {barred.kind} cannot "
+                                "declare Cautious Movement")
 
 
 def check_entire_order(state: InfinityState) -> None:
@@ -110,17 +111,26 @@ def check_first_mov_value(trooper: Trooper, path: Sequence[Point]) -> float:
     return limit
 
 
-def is_unseen_and_uncontrolled(state: InfinityState, mover: Trooper, point: Point) -> bool:
-    """Outside the LoF and the ZoC of every enemy Model and Marker, with the mover's base
-    at `point`. Hidden Deployment (CAU-20) and out-of-action (CAU-27) troopers don't count;
-    Camouflage Markers do, with 360° LoF (CAU-22, CAU-24)."""
+def watchers_at(state: InfinityState, mover: Trooper, point: Point) -> list[str]:
+    """The enemy Models and Markers whose LoF or ZoC holds the mover's base at `point`, in
+    words ("zero's ZoC (7.00\" away)"). Hidden Deployment (CAU-20) and out-of-action
+    (CAU-27) troopers don't count; Camouflage Markers do, with 360° LoF (CAU-22, CAU-24)."""
     base = mover.base_at(point)
     obstacles = blocking_terrain(state)
     reach = zone_of_control(state)
-    return not any(
-        has_lof(enemy, base, obstacles) or in_zoc(enemy, base, reach)
-        for enemy in enemies_of(state, mover.owner)
-    )
+    found: list[str] = []
+    for enemy in enemies_of(state, mover.owner):
+        if has_lof(enemy, base, obstacles):
+            found.append(f"{enemy.id}'s LoF")
+        if in_zoc(enemy, base, reach):
+            found.append(f"{enemy.id}'s ZoC ({gap_between(enemy, base):.2f}\" away)")
+    return found
+
+
+def is_unseen_and_uncontrolled(state: InfinityState, mover: Trooper, point: Point) -> bool:
+    """Outside the LoF and the ZoC of every enemy Model and Marker, with the mover's base
+    at `point` (see `watchers_at`)."""
+    return not watchers_at(state, mover, point)
 
 
 def starts_unseen(state: InfinityState, mover: Trooper, path: Sequence[Point]) -> bool:
@@ -141,20 +151,48 @@ def grants_no_aro(state: InfinityState, mover: Trooper, path: Sequence[Point]) -
     return starts_unseen(state, mover, path) and ends_unseen(state, mover, path)
 
 
-def generate_aros_as_usual(d: Decision, mover: Trooper, path: Sequence[Point]) -> None:
-    """CAU-13: a Cautious Movement that starts or ends inside an enemy's LoF or ZoC
-    generates AROs as a Move would, along the whole path (A-CAU-04)."""
-    state = d.state
-    assert isinstance(state, InfinityState)
-    d.cite("CAU-13", f"{mover.id}'s Cautious Movement starts or ends inside enemy LoF or "
-           "ZoC: AROs are generated as usual")
-    open_aro_window(d, aro_eligible(state, mover, path), "cautious_move")
+@dataclass(frozen=True)
+class AroVerdict:
+    """Whether a Cautious Movement grants AROs, the rule that decides it, and why."""
+
+    grants_aro: bool
+    rule: str
+    message: str
+
+
+#: A-CAU-11: rules outside the source that change CAU-10 (Stealth, Hacking Areas, ...)
+#: register here. Each gets the state, the mover and its path, and returns its verdict, or
+#: None when it does not apply; the first verdict wins over CAU-10 / CAU-13. None is
+#: registered: the source defines none.
+CAU_10_MODIFIERS: list[Callable[[InfinityState, Trooper, Sequence[Point]], AroVerdict | None]]
+CAU_10_MODIFIERS = []
+
+
+def aro_verdict(state: InfinityState, mover: Trooper, path: Sequence[Point]) -> AroVerdict:
+    """CAU-10 / CAU-13 (after any A-CAU-11 modifier): does this Cautious Movement grant
+    AROs? The message names the enemies that see or control its start or end."""
+    for modifier in CAU_10_MODIFIERS:
+        verdict = modifier(state, mover, path)
+        if verdict is not None:
+            return verdict
+    inside = {"starts": watchers_at(state, mover, path[0]),
+              "ends": watchers_at(state, mover, path[-1])}
+    if not any(inside.values()):
+        return AroVerdict(False, "CAU-10", f"no ARO generated: {mover.id}'s Cautious Movement "
+                          "starts and ends outside the LoF and ZoC of every enemy Model "
+                          "and Marker")
+    where = "; ".join(f"it {end} inside {', '.join(found)}"
+                      for end, found in inside.items() if found)
+    return AroVerdict(True, "CAU-13", f"{mover.id}'s Cautious Movement generates AROs as "
+                      f"usual: {where}")
 
 
 @RULESET.handle(CautiousMove)
 def decide_cautious_move(d: Decision, command: CautiousMove) -> None:
     """Cautious Movement, declared as an Entire Order (CAU-05). No roll is made (CAU-08)
-    and no LoF is needed to declare it (CAU-07)."""
+    and no LoF is needed to declare it (CAU-07). It grants no ARO when it starts and ends
+    unseen and uncontrolled (CAU-10); otherwise AROs are generated as for a Move over the
+    whole path (CAU-13, A-CAU-04)."""
     state = d.state
     assert isinstance(state, InfinityState)
     trooper = state.trooper(command.trooper)
@@ -162,19 +200,18 @@ def decide_cautious_move(d: Decision, command: CautiousMove) -> None:
     check_acts_in_order(state, trooper)
     check_entire_order(state)
     ORDER_MACHINE.check(state, "cautious_move")
-    for check in (check_not_tag, check_not_remote, check_not_motorcycle, check_not_vehicle):
-        check(trooper)
+    check_may_declare(trooper)
     check_activation(state, trooper)
     path = movement_path(state, trooper, command)
     limit = check_first_mov_value(trooper, path)
     check_general_movement(state, trooper, path, "CAU-14")
+    verdict = aro_verdict(state, trooper, path)
     declare_movement(d, trooper, OrderSkillDeclared(
         trooper=trooper.id, skill="cautious_move", entire_order=True, path=tuple(path),
         length=measured_length(path), limit=limit, facing=command.facing,
     ))
-    if grants_no_aro(state, trooper, path):
-        d.cite("CAU-10", f"no ARO generated: {trooper.id}'s Cautious Movement starts and "
-               "ends outside the LoF and ZoC of every enemy Model and Marker")
-        move_past_window(d)
+    d.cite(verdict.rule, verdict.message)
+    if verdict.grants_aro:
+        open_aro_window(d, aro_eligible(state, trooper, path), "cautious_move")
     else:
-        generate_aros_as_usual(d, trooper, path)
+        move_past_window(d)

@@ -10,16 +10,21 @@ from domain.commands import Command, Who
 from events.infinity import Point
 
 
-class Movement(Command):
-    """A movement skill: the trooper moves along `path` (the points after its current
-    position, in order), ending with `facing` (default: unchanged)."""
+class TrooperCommand(Command):
+    """A command given to one trooper, which its player must own."""
 
     trooper: str
-    path: tuple[Point, ...] = Field(min_length=1)
-    facing: float | None = None
 
     def ordered_units(self) -> tuple[str, ...]:
         return (self.trooper,)
+
+
+class Movement(TrooperCommand):
+    """A movement skill: the trooper moves along `path` (the points after its current
+    position, in order), ending with `facing` (default: unchanged)."""
+
+    path: tuple[Point, ...] = Field(min_length=1)
+    facing: float | None = None
 
 
 class Move(Movement):
@@ -41,29 +46,24 @@ class Idle(Command):
     do: Literal["idle"] = "idle"
 
 
-class Aro(Command):
+class AroAnswer(TrooperCommand):
+    """An enemy trooper's answer to the open ARO window."""
+
+    who: ClassVar[Who] = "reactor"
+    answers: ClassVar[tuple[str, ...]] = ("aro",)
+
+
+class Aro(AroAnswer):
     """An enemy trooper answers the open ARO window with an ARO (e.g. `shoot`, `dodge`)."""
 
-    who: ClassVar[Who] = "reactor"
-    answers: ClassVar[tuple[str, ...]] = ("aro",)
     do: Literal["aro"] = "aro"
-    trooper: str
     skill: str = Field(min_length=1)
 
-    def ordered_units(self) -> tuple[str, ...]:
-        return (self.trooper,)
 
-
-class PassAro(Command):
+class PassAro(AroAnswer):
     """An enemy trooper declares no ARO in the open window."""
 
-    who: ClassVar[Who] = "reactor"
-    answers: ClassVar[tuple[str, ...]] = ("aro",)
     do: Literal["pass"] = "pass"
-    trooper: str
-
-    def ordered_units(self) -> tuple[str, ...]:
-        return (self.trooper,)
 
 
 COMMANDS: tuple[type[Command], ...] = (Move, CautiousMove, Idle, Aro, PassAro)

@@ -3,11 +3,18 @@ the General Movement Rules and Moving and Measuring that Cautious Movement share
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from domain.decision import Decision
 from domain.errors import RuleViolation
-from domain.geometry import is_wholly_on_board, path_length, path_min_distance, polygon_from_points
+from domain.geometry import (
+    EPS,
+    is_wholly_on_board,
+    path_length,
+    path_min_distance,
+    polygon_from_points,
+)
 from domain.infinity.aro import aro_eligible
 from domain.infinity.commands import Idle, Move, Movement
 from domain.infinity.machine import ORDER_MACHINE
@@ -39,21 +46,52 @@ def measured_length(path: Sequence[Point]) -> float:
 
 def general_movement_problem(state: InfinityState, trooper: Trooper,
                              path: Sequence[Point]) -> str | None:
-    """CAU-14 (General Movement Rules): the moving base stays wholly on the table and never
-    overlaps `impassable` or `blocking` terrain (touching is allowed). The problem, or None.
-    """
+    """CAU-14 (General Movement Rules): the moving base stays wholly on the table, never
+    overlaps `impassable` or `blocking` terrain (touching is allowed) and does not end on
+    another trooper's base. The problem, or None."""
+    return (off_table_problem(state, trooper, path)
+            or terrain_problem(state, trooper, path)
+            or ends_on_base_problem(state, trooper, path[-1]))
+
+
+def off_table_problem(state: InfinityState, trooper: Trooper,
+                      path: Sequence[Point]) -> str | None:
+    """Where the moving base would leave the table (its corners are enough: the table is
+    convex), or None."""
     for point in path:
         if not is_wholly_on_board(trooper.base_at(point), state.board.width,
                                   state.board.height):
             return f"at ({point[0]:g}, {point[1]:g}) {trooper.id}'s base would leave the table"
+    return None
+
+
+def terrain_problem(state: InfinityState, trooper: Trooper,
+                    path: Sequence[Point]) -> str | None:
+    """The `impassable` or `blocking` terrain the moving base would cross, or None."""
     radius = trooper.base / 2.0
     for piece in state.terrain:
         if piece.kind not in MOVEMENT_BLOCKERS:
             continue
         gap = path_min_distance(list(path), polygon_from_points(piece.polygon))
-        if gap < radius - 1e-6:
+        if gap < radius - EPS:
             return (f"{trooper.id}'s base would cross {piece.kind} terrain {piece.id} "
                     f"(its centre passes {gap:.2f}\" from it; the base radius is {radius:g}\")")
+    return None
+
+
+def ends_on_base_problem(state: InfinityState, trooper: Trooper, end: Point) -> str | None:
+    """The trooper or marker whose base the moving base would end on (touching is allowed),
+    or None. Hidden Deployment troopers are not on the table for the opponent, so they
+    never refuse a move (that would reveal them)."""
+    here = trooper.base_at(end)
+    for other in state.troopers():
+        there = other.footprint()
+        if other.id == trooper.id or there is None or other.has("hidden_deployment"):
+            continue
+        apart = math.dist(here.centre, there.centre)
+        if apart < here.radius + there.radius - EPS:
+            return (f"{trooper.id}'s base would end on {other.id}'s base (centres "
+                    f"{apart:.2f}\" apart; the bases need {here.radius + there.radius:g}\")")
     return None
 
 

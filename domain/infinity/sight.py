@@ -9,15 +9,19 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
 
+from shapely.geometry import LineString, Polygon
+
 from domain.geometry import (
     EPS,
     Disc,
     Obstacles,
+    distance,
+    front_arc_polygon,
     has_clear_line,
     in_front_arc,
-    is_within,
     path_min_distance,
     polygon_from_points,
+    wholly_in_front_arc,
 )
 from domain.infinity.state import InfinityState, Trooper
 from events.core import TerrainPiece
@@ -85,22 +89,41 @@ def zone_of_control(state: InfinityState) -> float:
 
 
 def has_lof(observer: Trooper, target: Disc, obstacles: Obstacles) -> bool:
-    """RULINGS LoF: some point of the target's base lies in the observer's 180° front arc
-    (360° for a Camouflage Marker) and a segment from the observer's base centre to a
-    point of that base crosses no `blocking` terrain."""
+    """RULINGS LoF: a segment from the observer's base centre to a point of the target's
+    base that lies in the observer's 180° front arc (anywhere for a Camouflage Marker)
+    crosses no `blocking` terrain."""
     seen_from = observer.footprint()
     if seen_from is None:
         return False
-    if not is_camouflage_marker(observer) and not in_front_arc(seen_from, target):
+    if is_camouflage_marker(observer) or wholly_in_front_arc(seen_from, target):
+        return has_clear_line(seen_from.centre, target, obstacles)
+    if not in_front_arc(seen_from, target):
         return False
-    return has_clear_line(seen_from.centre, target, obstacles)
+    return has_clear_line_to_front_part(seen_from, target, obstacles)
+
+
+def has_clear_line_to_front_part(seen_from: Disc, target: Disc, obstacles: Obstacles) -> bool:
+    """For a base that straddles the observer's side line: is some point of its part in
+    the front arc (sampled on that part's outline) reached by a clear segment?"""
+    reach = distance(seen_from.centre, target.centre) + target.radius + 1.0
+    front_part = target.polygon.intersection(front_arc_polygon(seen_from, reach))
+    if front_part.is_empty:  # only touches the side line: its outline's closest point
+        return has_clear_line(seen_from.centre, target, obstacles)
+    corners = front_part.exterior.coords if isinstance(front_part, Polygon) else []
+    return any(obstacles.is_clear(LineString([seen_from.centre, corner]))
+               for corner in corners)
+
+
+def gap_between(enemy: Trooper, base: Disc) -> float:
+    """How far `base` is from the enemy's base, edge to edge (exact for round bases)."""
+    zone_of = enemy.footprint()
+    return math.inf if zone_of is None else distance(zone_of, base)
 
 
 def in_zoc(enemy: Trooper, target: Disc, reach: float) -> bool:
     """RULINGS ZoC: the target's base is within `reach` of the enemy's base, edge to edge,
-    whatever the LoF."""
-    zone_of = enemy.footprint()
-    return zone_of is not None and is_within(zone_of, target, reach)
+    whatever the LoF (an exact 8" counts as within)."""
+    return gap_between(enemy, target) <= reach + EPS
 
 
 def positions_along(path: Sequence[Point], step: float) -> list[Point]:
@@ -124,10 +147,15 @@ def has_lof_to_path(
     )
 
 
-def path_enters_zoc(enemy: Trooper, mover: Trooper, path: Sequence[Point], reach: float) -> bool:
-    """RULINGS ARO eligibility: the movement passes within the enemy's ZoC (exact: the
-    closest approach of the moving base's centre line, less its radius)."""
+def closest_approach(enemy: Trooper, mover: Trooper, path: Sequence[Point]) -> float:
+    """How close the moving base comes to the enemy's base along the path, edge to edge
+    (exact: the closest approach of the base's centre line, less its radius)."""
     zone_of = enemy.footprint()
     if zone_of is None:
-        return False
-    return path_min_distance(list(path), zone_of) - mover.base / 2.0 <= reach + EPS
+        return math.inf
+    return max(0.0, path_min_distance(list(path), zone_of) - mover.base / 2.0)
+
+
+def path_enters_zoc(enemy: Trooper, mover: Trooper, path: Sequence[Point], reach: float) -> bool:
+    """RULINGS ARO eligibility: the movement passes within the enemy's ZoC."""
+    return closest_approach(enemy, mover, path) <= reach + EPS

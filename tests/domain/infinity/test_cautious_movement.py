@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from n4_scene import Scene, cautious, last, move, trooper, wall
 
-from domain.infinity.cautious import CAUTIOUS_MOVEMENT
+from domain.infinity import cautious as cautious_module
+from domain.infinity.cautious import CAU_10_MODIFIERS, CAUTIOUS_MOVEMENT, AroVerdict
 from domain.infinity.sight import can_prevent_marker_state_reentry, can_react
 from domain.infinity.state import Trooper
 
@@ -45,6 +46,8 @@ def test_cau_11_13_start_inside_lof_generates_aros_as_usual(n4: Scene) -> None:
 
     step = last(result)
     assert step["accepted"] and step["rule"] == "CAU-13"
+    assert step["message"] == ("r1's Cautious Movement generates AROs as usual: it starts "
+                               "inside b1's LoF")
     assert window(result) == {"kind": "aro", "eligible": ["b1"], "declared": {},
                               "context": {"trooper": "r1", "skill": "cautious_move",
                                           "stage": "first_aro"}, "suspended": None}
@@ -59,7 +62,9 @@ def test_cau_12_13_end_inside_zoc_generates_aros_as_usual(n4: Scene) -> None:
     result = n4([R1, zone], [cautious("r1", (12, 10))])
 
     assert last(result)["rule"] == "CAU-13"
+    assert last(result)["message"].endswith("it ends inside b1's ZoC (7.00\" away)")
     assert window(result)["eligible"] == ["b1"]
+    assert result["state"]["order"]["stage"] == "first_aro"
 
 
 def test_cau_12_an_exact_8_inch_gap_is_inside_the_zone_of_control(n4: Scene) -> None:
@@ -89,12 +94,17 @@ def test_cau_02_cautious_movement_cannot_be_declared_in_codeone(n4: Scene) -> No
     result = n4([R1, AWAY], [cautious("r1", (13, 10))], variant="codeone")
 
     assert last(result)["rule"] == "CAU-02"
+    assert "not used in CodeOne" in last(result)["message"]
     assert result["state"]["units"]["r1"]["x"] == 10.0
     assert result["state"]["orders"]["red"] == 1
 
 
 def test_cau_02_cautious_movement_is_declared_in_n4(n4: Scene) -> None:
-    assert last(n4([R1, AWAY], [cautious("r1", (13, 10))]))["accepted"]
+    result = n4([R1, AWAY], [cautious("r1", (13, 10))])
+
+    assert last(result)["accepted"] and last(result)["rule"] == "CAU-10"
+    assert result["state"]["variant"] is None
+    assert result["state"]["units"]["r1"]["x"] == 13.0
 
 
 @pytest.mark.parametrize("kind", ["LI", "MI", "HI", "SK", "WB"])
@@ -102,7 +112,10 @@ def test_cau_03_any_trooper_may_declare_the_common_skill(n4: Scene, kind: str) -
     """CAU-03: a Common Skill, declared without being in the trooper's profile."""
     trooper_of_kind = trooper("r1", "red", 10, 10, type=kind)
 
-    assert last(n4([trooper_of_kind, AWAY], [cautious("r1", (13, 10))]))["accepted"]
+    result = n4([trooper_of_kind, AWAY], [cautious("r1", (13, 10))])
+
+    assert last(result)["accepted"] and last(result)["rule"] == "CAU-10"
+    assert result["state"]["units"]["r1"]["x"] == 13.0
     assert CAUTIOUS_MOVEMENT.common
 
 
@@ -120,6 +133,8 @@ def test_cau_05_cautious_movement_cannot_be_the_second_skill(n4: Scene) -> None:
 
     assert result["steps"][1]["accepted"]
     assert last(result)["rule"] == "CAU-05"
+    assert last(result)["message"] == ("Cautious Movement is an Entire Order; it cannot be "
+                                       "declared as the second skill of r1's order")
     assert result["state"]["order"]["stage"] == "second_skill"
 
 
@@ -139,7 +154,8 @@ def test_cau_07_no_lof_is_needed_to_declare_it(n4: Scene) -> None:
     result = n4([R1, AWAY], [cautious("r1", (13, 10))])
 
     assert "No LoF" in CAUTIOUS_MOVEMENT.labels
-    assert last(result)["accepted"]
+    assert last(result)["accepted"] and last(result)["rule"] == "CAU-10"
+    assert result["state"]["units"]["r1"]["x"] == 13.0
 
 
 def test_cau_08_no_roll_is_made_so_dice_given_with_the_step_do_not_fit(n4: Scene) -> None:
@@ -189,6 +205,31 @@ def test_cau_14_general_movement_rules_keep_the_base_on_the_table(n4: Scene) -> 
     result = n4([edge, AWAY], [cautious("r1", (0.2, 10))])
 
     assert last(result)["rule"] == "CAU-14"
+    assert last(result)["message"] == "at (0.2, 10) r1's base would leave the table"
+    assert result["state"]["units"]["r1"]["x"] == 2.0
+
+
+def test_cau_14_a_base_may_not_end_on_another_troopers_base(n4: Scene) -> None:
+    """CAU-14: General Movement Rules: bases do not overlap at the end of a move."""
+    friend = trooper("r2", "red", 13, 10.5)
+
+    onto = n4([R1, friend, AWAY], [cautious("r1", (13, 10))])
+    beside = n4([R1, friend, AWAY], [cautious("r1", (13, 9.5))])
+
+    assert last(onto)["rule"] == "CAU-14"
+    assert last(onto)["message"] == ("r1's base would end on r2's base (centres 0.50\" "
+                                     "apart; the bases need 1\")")
+    assert last(beside)["accepted"]  # touching is allowed
+
+
+def test_cau_14_20_a_hidden_trooper_never_refuses_a_move_onto_its_spot(n4: Scene) -> None:
+    """CAU-20: a Hidden Deployment trooper is not on the table for its enemy, so ending
+    on its spot is not refused (refusing would reveal it)."""
+    hidden = trooper("b2", "blue", 13, 10, conditions=["hidden_deployment"])
+
+    result = n4([R1, hidden, AWAY], [cautious("r1", (13, 10))])
+
+    assert last(result)["accepted"] and last(result)["rule"] == "CAU-10"
 
 
 def test_cau_14_a_base_may_touch_terrain_without_crossing_it(n4: Scene) -> None:
@@ -210,6 +251,8 @@ def test_cau_16_to_19_tags_remotes_motorcycles_and_vehicles_are_refused(
     result = n4([banned, AWAY], [cautious("r1", (12, 10))])
 
     assert last(result)["accepted"] is False and last(result)["rule"] == clause
+    assert last(result)["message"].startswith("r1 is ")
+    assert last(result)["message"].endswith(" cannot declare Cautious Movement")
     assert result["state"]["orders"]["red"] == 1
     assert last(n4([banned, AWAY], [move("r1", (12, 10))]))["accepted"]  # a Move is fine
 
@@ -234,7 +277,10 @@ def test_cau_21_hidden_deployment_cannot_react_even_with_lof(n4: Scene) -> None:
                                       "skill": "shoot"}])
 
     assert result["steps"][1]["rule"] == "CAU-13"
+    assert "b1" not in result["steps"][1]["message"]  # it is not a Model or Marker
     assert last(result)["rule"] == "CAU-21"
+    assert last(result)["message"].endswith("cannot react to r1's Cautious Movement, even "
+                                            "with LoF")
     assert window(result)["eligible"] == ["b2"] and window(result)["declared"] == {}
 
 
@@ -247,6 +293,7 @@ def test_cau_26_27_out_of_action_troopers_cannot_cancel_cautious_movement(
     result = n4([R1, downed], [cautious("r1", (13, 10))])
 
     assert last(result)["rule"] == "CAU-10"
+    assert window(result) is None and result["state"]["units"]["r1"]["x"] == 13.0
 
 
 @pytest.mark.parametrize("condition", ["unconscious", "disconnected", "embryo"])
@@ -281,3 +328,21 @@ def test_cau_22_24_camouflage_markers_count_with_360_degree_lof(n4: Scene) -> No
     assert last(result)["rule"] == "CAU-13"
     assert window(result)["eligible"] == ["c1"]
     assert result["state"]["units"]["c1"]["conditions"] == ["camouflaged"]
+
+
+def test_cau_10_modifiers_hook_a_cau_11_can_change_the_verdict(
+        n4: Scene, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A-CAU-11: a rule outside the source (e.g. Stealth) registered as a CAU-10 modifier
+    decides instead of CAU-10 / CAU-13; none is registered by default."""
+    def cloak(state: object, mover: Trooper, path: object) -> AroVerdict:
+        return AroVerdict(False, "CORE-TEST-CLOAK", f"{mover.id} is cloaked: no ARO")
+
+    default = n4([R1, WATCHING], [cautious("r1", (13, 10))])
+    monkeypatch.setattr(cautious_module, "CAU_10_MODIFIERS", [lambda *_: None, cloak])
+    cloaked = n4([R1, WATCHING], [cautious("r1", (13, 10))])
+
+    assert CAU_10_MODIFIERS == []
+    assert last(default)["rule"] == "CAU-13" and window(default)["eligible"] == ["b1"]
+    assert last(cloaked)["rule"] == "CORE-TEST-CLOAK"
+    assert last(cloaked)["message"] == "r1 is cloaked: no ARO"
+    assert window(cloaked) is None and cloaked["state"]["units"]["r1"]["x"] == 13.0

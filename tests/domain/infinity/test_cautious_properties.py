@@ -88,3 +88,23 @@ def test_cau_09_a_path_longer_than_the_first_mov_is_refused_and_writes_nothing(
         assert result["state"]["orders"]["red"] == 1
     else:
         assert step["accepted"]
+
+
+@SETTINGS
+@given(start=anywhere, end=anywhere, spot=anywhere, facing=st.floats(0, 359))
+def test_cau_20_21_a_hidden_trooper_anywhere_never_changes_the_outcome(
+        start: tuple[float, float], end: tuple[float, float], spot: tuple[float, float],
+        facing: float) -> None:
+    """CAU-20, CAU-21: a Hidden Deployment trooper, wherever it stands and looks, changes
+    neither the verdict (CAU-10 / CAU-13) nor who may react: it is not a Model or Marker."""
+    runner = trooper("r1", "red", *start, mov=[250, 4])
+    hidden = trooper("h1", "blue", *spot, facing=facing, conditions=["hidden_deployment"])
+
+    without = run([runner, B1], [cautious("r1", end)])
+    with_hidden = run([runner, B1, hidden], [cautious("r1", end)])
+
+    def outcome(result: dict[str, Any]) -> tuple[Any, ...]:
+        step = result["steps"][-1]
+        return step["rule"], step["message"], step["events"], result["state"]["reaction_window"]
+
+    assert outcome(with_hidden) == outcome(without)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from n4_scene import Scene, cautious, trooper
-from shapely.geometry import LinearRing, LineString, Polygon
+from n4_scene import Scene, cautious, move, trooper, wall
+from shapely.geometry import LinearRing, LineString, Point, Polygon
 
 from domain.infinity.state import InfinityState
 from projections.board_svg import board_svg
@@ -57,3 +57,38 @@ def test_overlays_after_a_resolved_move_show_its_path_and_draw_as_svg(
     assert [list(p.coords) for p in paths if isinstance(p, LineString)] == [
         [(10, 10), (13, 10)]]
     assert svg.startswith("<svg") and "b1 ZoC" in svg and "b1 LoF" in svg
+
+
+def notes(items: Any) -> list[str]:
+    return [o.label for o in items if o.note]
+
+
+def test_overlays_lof_areas_leave_out_the_shadows_of_blocking_terrain(
+        n4: Scene, service: GameService) -> None:
+    watcher = trooper("b1", "blue", 10, 40, facing=270)
+    state = state_of(service, n4([R1, watcher], [], terrain=[wall("house", 5, 20, 15, 25)]))
+
+    area = {o.label: o for o in overlays_for(state, None)}["b1 LoF"].geometry
+
+    assert isinstance(area, Polygon)
+    assert not area.intersects(Point(10, 10))  # behind the house, as has_lof says
+    assert area.contains(Point(30, 10))        # past its side, in plain view
+    assert not area.contains(Point(10, 45))    # behind b1: outside its front arc
+
+
+def test_overlays_verdict_of_a_cautious_movement_goes_under_the_board(
+        n4: Scene, service: GameService) -> None:
+    """CAU-10 / CAU-13, as the step would cite them."""
+    watching = trooper("b1", "blue", 10, 40, facing=270)
+    hidden_state = state_of(service, n4([R1, B1], []))
+    seen_state = state_of(service, n4([R1, watching], []))
+
+    hidden = notes(overlays_for(hidden_state, cautious("r1", (13, 10))))
+    seen = notes(overlays_for(seen_state, cautious("r1", (13, 10))))
+    plain = notes(overlays_for(seen_state, move("r1", (13, 10))))
+
+    assert hidden == ["CAU-10: no ARO generated: r1's Cautious Movement starts and ends "
+                      "outside the LoF and ZoC of every enemy Model and Marker"]
+    assert seen == ["CAU-13: r1's Cautious Movement generates AROs as usual: it starts "
+                    "inside b1's LoF; it ends inside b1's LoF (eligible: b1)"]
+    assert plain == ["Move: b1 may react (eligible: b1)"]

@@ -8,6 +8,10 @@ from typing import Any
 import pytest
 from n4_scene import Scene, aro, cautious, move, pass_, trooper, wall
 
+from domain.geometry import Obstacles, polygon_from_points
+from domain.infinity.sight import has_lof
+from domain.infinity.state import Trooper
+
 R1 = trooper("r1", "red", 10, 10)
 
 
@@ -93,15 +97,21 @@ def test_move_hidden_and_out_of_action_enemies_never_react(n4: Scene, condition:
 
     result = n4([R1, watcher, zone], [move("r1", (12, 10)), aro("b1")])
 
+    # RULINGS "ARO eligibility"; CAU-21 is for a Cautious Movement only.
     assert eligible(result) == ["b2"]
-    hidden = condition == "hidden_deployment"
-    assert result["steps"][-1]["rule"] == ("CAU-21" if hidden else "CORE-ARO-ELIGIBLE")
+    step = result["steps"][-1]
+    assert step["rule"] == "CORE-ARO-ELIGIBLE"
+    assert step["message"].startswith("b1 is ")
+    assert condition.replace("_", " ").title().split()[-1].lower() in step["message"].lower()
+    assert result["state"]["reaction_window"]["declared"] == {}
 
 
 def test_move_path_longer_than_the_first_mov_value_is_refused(n4: Scene) -> None:
     result = n4([R1], [move("r1", (10, 14.01))])
 
     assert result["steps"][-1]["rule"] == "CORE-MOV"
+    assert result["steps"][-1]["message"] == ("r1's path is 4.01\" long; a Move as the first "
+                                              "skill may be at most its first MOV value, 4\"")
     assert result["state"]["orders"]["red"] == 1
 
 
@@ -153,6 +163,7 @@ def test_aro_is_answered_once_per_window_and_once_per_order(n4: Scene) -> None:
                               move("r1", (12, 12)), aro("b1")])
 
     assert twice["steps"][-1]["rule"] == "CORE-ARO-ONCE"
+    assert twice["steps"][-1]["message"] == "b1 has already answered this window (shoot)"
     assert again["steps"][-2]["accepted"] and eligible(again) is None
     assert again["steps"][-1]["rule"] == "CORE-NO-WINDOW"
 
@@ -202,3 +213,43 @@ def test_aro_pass_is_its_own_command(n4: Scene) -> None:
     result = n4([R1, b1], [move("r1", (12, 10)), aro("b1", "pass")])
 
     assert result["steps"][-1]["rule"] == "INPUT"
+
+
+def test_core_aro_lof_a_zoc_only_reactor_cannot_shoot_but_may_dodge(n4: Scene) -> None:
+    """CORE-ARO-LOF: b1 faces away (no LoF) but the path enters its ZoC."""
+    zone = trooper("b1", "blue", 10, 20, facing=90)
+
+    shoot = n4([R1, zone], [move("r1", (10, 12)), aro("b1", "shoot")])
+    dodge = n4([R1, zone], [move("r1", (10, 12)), aro("b1", "dodge")])
+
+    assert shoot["steps"][-1]["rule"] == "CORE-ARO-LOF"
+    assert shoot["steps"][-1]["message"].startswith(
+        "b1 reacts through its Zone of Control only (no LoF to r1 at any point of its Move)")
+    assert shoot["state"]["reaction_window"]["declared"] == {}
+    assert dodge["steps"][-1]["events"] == [
+        "StepTaken", "ReactionDeclared", "ReactionWindowClosed", "OrderStageReached"]
+    assert dodge["state"]["order"]["stage"] == "second_skill"
+
+
+def test_core_aro_lof_a_reactor_with_lof_may_shoot(n4: Scene) -> None:
+    watcher = trooper("b1", "blue", 10, 20, facing=270)
+
+    result = n4([R1, watcher], [move("r1", (10, 12)), aro("b1", "shoot")])
+
+    assert result["steps"][-1]["accepted"]
+    assert result["state"]["order"]["stage"] == "second_skill"
+    assert result["state"]["order"]["had_aro"] == ["b1"]
+
+
+def test_lof_to_a_base_across_the_side_line_needs_a_clear_line_to_its_front_part() -> None:
+    """RULINGS "Line of Fire": only the part of a base inside the 180° front arc can be
+    seen. b1 looks towards +y from (20, 10); r1's base straddles the line y = 10, and a
+    wall hides its front part while its rear part is in plain (but unseeable) view."""
+    b1 = Trooper.model_validate(trooper("b1", "blue", 20, 10, facing=90))
+    r1 = Trooper.model_validate(trooper("r1", "red", 10, 10.2))
+    target = r1.base_at(r1.position)
+    wall_ = polygon_from_points([(14.9, 10), (15.1, 10), (15.1, 12), (14.9, 12)])
+
+    assert not has_lof(b1, target, Obstacles([("wall", wall_)]))
+    assert has_lof(b1, target, Obstacles([]))
+    assert not has_lof(b1, r1.base_at((10, 11)), Obstacles([("wall", wall_)]))

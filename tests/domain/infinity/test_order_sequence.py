@@ -11,7 +11,7 @@ from n4_scene import Scene, cautious, move, pass_, trooper
 
 from domain.game import Game
 from domain.infinity.machine import ORDER_MACHINE, STAGES
-from domain.infinity.rules import RULESET
+from domain.infinity.rules import RULESET, Infinity, InfinityState
 from domain.ruleset import find_ruleset
 from replay.service import GameService
 from replay.verify import verify_game
@@ -53,6 +53,8 @@ def test_orders_an_empty_pool_refuses_activation(n4: Scene) -> None:
     result = n4([R1, AWAY], [cautious("r1", (12, 10)), move("r1", (13, 10))])
 
     assert last_rule(result) == "CORE-ORDER-POOL"
+    assert result["steps"][-1]["message"] == "red has no orders left in the pool this Player Turn"
+    assert result["state"]["orders"]["red"] == 0
 
 
 def test_orders_unconscious_or_hidden_troopers_cannot_be_activated(n4: Scene) -> None:
@@ -62,6 +64,10 @@ def test_orders_unconscious_or_hidden_troopers_cannot_be_activated(n4: Scene) ->
     result = n4([R1, down, hidden, AWAY], [move("r2", (31, 10)), move("r3", (35, 10))])
 
     assert [s["rule"] for s in result["steps"][1:]] == ["CORE-ACTIVATE", "CORE-ACTIVATE"]
+    assert [s["message"] for s in result["steps"][1:]] == [
+        "r2 is unconscious and cannot act",
+        "r3 is in Hidden Deployment; revealing it is not part of these rules"]
+    assert result["state"]["orders"]["red"] == 1
 
 
 def test_orders_a_move_then_a_second_move_resolves_both_in_order(n4: Scene) -> None:
@@ -122,6 +128,7 @@ def test_core_order_sequence_the_second_skill_belongs_to_the_activated_trooper(
     result = n4([R1, R2, AWAY], [move("r1", (12, 10)), move("r2", (32, 10))])
 
     assert last_rule(result) == "CORE-ORDER-SEQUENCE"
+    assert result["steps"][-1]["message"] == "the order in progress is r1's; r2 cannot act in it"
     assert result["state"]["orders"]["red"] == 1
 
 
@@ -134,7 +141,7 @@ def test_orders_only_the_orders_phase_allows_skills(n4: Scene) -> None:
 def test_orders_the_order_machine_is_a_table_shown_by_diagram() -> None:
     ruleset = find_ruleset("infinity-n4")
 
-    assert ruleset is RULESET and RULESET.extra_machines["order"] is ORDER_MACHINE
+    assert ruleset is RULESET and Infinity.extra_machines["order"] is ORDER_MACHINE
     assert ORDER_MACHINE.states == list(STAGES)
     drawing = ORDER_MACHINE.mermaid()
     assert "first_aro --> resolution: close_window [is_entire_order]" in drawing
@@ -149,6 +156,7 @@ def test_orders_state_restored_from_events_matches_and_verifies(
     replayed = service.game_at(game.id)
 
     assert replayed.state == game.state
+    assert isinstance(replayed.state, InfinityState)
     assert replayed.state.order is not None and replayed.state.order.stage == "second_skill"
     assert verify_game(service, game.id, None).ok
     snapshot = game.snapshot(datetime(2024, 1, 1, tzinfo=UTC))
