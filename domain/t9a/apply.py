@@ -49,7 +49,9 @@ def _ambush_rolls_made(state: T9AState, fact: AmbushRollsMade) -> None:
 
 @applies(AmbushRollResolved)
 def _ambush_roll_resolved(state: T9AState, fact: AmbushRollResolved) -> None:
-    state.t9a_unit(fact.unit).arrival_ready = fact.arrives
+    unit = state.t9a_unit(fact.unit)
+    unit.arrival_ready = fact.arrives
+    unit.arrival_roll = fact.roll
 
 
 @applies(UnitArrivedFromAmbush)

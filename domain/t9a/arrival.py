@@ -12,6 +12,7 @@ from collections.abc import Callable
 from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.geometry import Rect
+from domain.t9a.ambushers import FIRST_ROLL_TURN
 from domain.t9a.arrival_points import ARRIVAL_POINTS
 from domain.t9a.commands import Arrive
 from domain.t9a.footing import check_formation, check_unit_spacing, check_wholly_on_board
@@ -47,7 +48,7 @@ def check_placed_in_ambush(state: T9AState, unit: T9AUnit, arrival: Arrival) -> 
     """AMB-05: only a unit placed in Ambush arrives this way (later in the game)."""
     if not unit.in_ambush:
         raise RuleViolation(
-            "AMB-05", f"{unit.id} is {unit.status.replace('_', ' ')}, not placed in Ambush"
+            "AMB-05", f"{unit.id} is {unit.whereabouts}, not placed in Ambush"
         )
 
 
@@ -64,12 +65,26 @@ def check_arrives_with_combined_unit(state: T9AState, unit: T9AUnit, arrival: Ar
 
 def check_rolled_three_plus(state: T9AState, unit: T9AUnit, arrival: Arrival) -> None:
     """AMB-09: only a unit that rolled 3+ this Player Turn (or counts as having done
-    so, AMB-10) arrives."""
-    if unit.in_ambush and unit.joined_to is None and not unit.arrival_ready:
+    so, AMB-10) arrives; before Player Turn 2 no unit has rolled at all (AMB-06)."""
+    if not unit.in_ambush or unit.joined_to is not None or unit.arrival_ready:
+        return
+    if state.round < FIRST_ROLL_TURN:
+        raise RuleViolation(
+            "AMB-06",
+            f"{unit.id} cannot arrive in Player Turn {state.round}: Ambush rolls start in "
+            f"Player Turn {FIRST_ROLL_TURN}",
+        )
+    if state.ambush_rolled.get(unit.owner) != state.round:
         raise RuleViolation(
             "AMB-09",
-            f"{unit.id} has not rolled a 3+ to arrive in this Player Turn",
+            f"{unit.id} has not rolled to arrive yet: make the Ambush rolls of Player Turn "
+            f"{state.round} first (roll_ambush)",
         )
+    rolled = f"rolled a {unit.arrival_roll}" if unit.arrival_roll else "did not roll a 3+"
+    raise RuleViolation(
+        "AMB-09",
+        f"{unit.id} {rolled} in Player Turn {state.round}; it needs a 3+ to arrive",
+    )
 
 
 def check_chosen_point(state: T9AState, unit: T9AUnit, arrival: Arrival) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from domain.decision import Decision
 from domain.errors import InputError, RuleViolation
 from domain.t9a.ambushers import is_ambush_eligible
+from domain.t9a.combining import check_join
 from domain.t9a.commands import DeclareAmbush, Deploy
 from domain.t9a.footing import check_formation, check_unit_spacing, check_wholly_on_board
-from domain.t9a.joining import check_join
 from domain.t9a.rules import RULESET, as_t9a
 from domain.t9a.units import T9AUnit
 from events.t9a import AmbushDeclared, T9AUnitDeployed
@@ -34,7 +34,7 @@ def check_not_on_battlefield(unit: T9AUnit) -> None:
     if unit.status != "reserve":
         raise RuleViolation(
             "AMB-04",
-            f"{unit.id} is {unit.status.replace('_', ' ')}; only a unit not placed on the "
+            f"{unit.id} is {unit.whereabouts}; only a unit not placed on the "
             "Battlefield can be placed in Ambush",
         )
 
@@ -48,7 +48,7 @@ def decide_ambush(d: Decision, cmd: DeclareAmbush) -> None:
     check_not_on_battlefield(unit)
     check_ambush_eligible(unit)
     if cmd.join is not None:
-        check_join(state, unit, state.t9a_unit(cmd.join))
+        check_join(unit, state.t9a_unit(cmd.join))
     d.emit(AmbushDeclared(unit=unit.id, ambush=unit.rules.ambush or "", joined_to=cmd.join))
     joined = f", joined to {cmd.join}" if cmd.join else ""
     d.cite("AMB-03", f"{unit.id} is placed in Ambush ({unit.rules.ambush}){joined}")
@@ -61,8 +61,8 @@ def decide_deploy(d: Decision, cmd: Deploy) -> None:
     state = as_t9a(d.state)
     unit = state.t9a_unit(cmd.unit)
     if unit.status != "reserve" or unit.in_ambush:
-        where = "in Ambush" if unit.in_ambush else unit.status.replace("_", " ")
-        raise InputError(f"{unit.id} is {where}; only a unit waiting to deploy can deploy")
+        raise InputError(f"{unit.id} is {unit.whereabouts}; only a unit waiting to deploy "
+                         "can deploy")
     files, ranks = cmd.files or unit.files, cmd.ranks or unit.ranks
     rect = unit.shape_at(cmd.x, cmd.y, cmd.facing, files, ranks)
     check_formation(unit, files, ranks, clause="CORE-FORMATION")

@@ -62,8 +62,12 @@ def check_path_clear(state: T9AState, unit: T9AUnit, start: Rect, end: Rect) -> 
 
 
 def movable(state: T9AState, unit_id: str) -> tuple[T9AUnit, Rect]:
-    """The unit to move and where it stands; INPUT if it is not a unit on the table."""
+    """The unit to move and where it stands; INPUT if it is not a unit on the table.
+
+    AMB-19 is judged first: a model that arrived joined to a unit made no Move of its
+    own either."""
     unit = state.t9a_unit(unit_id)
+    check_no_move_after_arrival(state, unit)
     if unit.joined_to is not None:
         raise InputError(f"{unit.id} is joined to {unit.joined_to} and moves with it")
     shape = unit.footprint()
@@ -73,10 +77,9 @@ def movable(state: T9AState, unit_id: str) -> tuple[T9AUnit, Rect]:
 
 
 def check_may_move(state: T9AState, unit: T9AUnit) -> None:
-    """The timing checks every Move passes: rolls first (AMB-08), not in its arrival
-    phase (AMB-19), one Move per phase (CORE-ONE-MOVE)."""
+    """The timing checks every Move passes besides AMB-19 (`movable`): rolls first
+    (AMB-08), one Move per phase (CORE-ONE-MOVE)."""
     check_start_of_movement_phase(state, rolling=False)
-    check_no_move_after_arrival(state, unit)
     check_one_move(unit)
 
 

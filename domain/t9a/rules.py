@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from domain.decision import Decision
-from domain.errors import ScriptError
+from domain.errors import RuleViolation, ScriptError
 from domain.ruleset import Ruleset, Setup, register
 from domain.state import GameState
 from domain.t9a.ambushers import is_ambush_eligible
+from domain.t9a.combining import check_join, check_model_in_ambush
 from domain.t9a.commands import T9A_COMMANDS
 from domain.t9a.flow import GAME_END_RULES, PHASE_END_RULES, PHASE_START_RULES
 from domain.t9a.machine import MACHINE
@@ -33,13 +34,16 @@ class T9A(Ruleset):
 
     def setup_facts(self, setup: Setup) -> list[Fact]:
         """Field the script's units; a unit fielded already in Ambush must be eligible
-        (AMB-02)."""
+        (AMB-02), and one fielded joined to a unit must be allowed to join it (AMB-21,
+        AMB-22)."""
         facts = super().setup_facts(setup)
-        for raw in setup.units:
-            unit = T9AUnit.model_validate(raw)
+        units = {unit.id: unit for unit in map(T9AUnit.model_validate, setup.units)}
+        for unit in units.values():
             if unit.in_ambush and not is_ambush_eligible(unit):
                 raise ScriptError(f"unit {unit.id!r} is in Ambush but not all its models "
                                   "have Ambush (AMB-02)")
+            if unit.joined_to is not None:
+                check_fielded_join(unit, units)
         return facts
 
     def on_phase_start(self, d: Decision) -> None:
@@ -60,6 +64,21 @@ class T9A(Ruleset):
     def view_extra(self, state: GameState, as_player: str | None) -> dict[str, Any]:
         """`ambush_rolled`: player -> the Game Turn of their last Ambush rolls."""
         return {"ambush_rolled": dict(sorted(as_t9a(state).ambush_rolled.items()))}
+
+
+def check_fielded_join(model: T9AUnit, units: dict[str, T9AUnit]) -> None:
+    """A script unit fielded with `joined_to` is an Attachable Model in Ambush joined to
+    a unit it may join (AMB-21, AMB-22); else the script is malformed."""
+    host = units.get(model.joined_to or "")
+    if host is None:
+        raise ScriptError(f"unit {model.id!r} is joined to {model.joined_to!r}, which is not "
+                          "a unit of the script")
+    try:
+        check_model_in_ambush(model)
+        check_join(model, host)
+    except RuleViolation as breach:
+        raise ScriptError(f"unit {model.id!r} cannot be joined to {host.id!r}: "
+                          f"{breach.message} ({breach.rule})") from None
 
 
 def as_t9a(state: GameState) -> T9AState:

@@ -87,6 +87,8 @@ class T9AUnit(UnitState):
     joined_to: str | None = None
     #: Rolled 3+ (or counted as 3+) this Player Turn and may arrive (AMB-09).
     arrival_ready: bool = False
+    #: The die of its last Ambush roll (None: never rolled, or counted as 3+ unrolled).
+    arrival_roll: int | None = None
     arrived: ArrivalRecord | None = None
 
     @model_validator(mode="after")
@@ -99,6 +101,15 @@ class T9AUnit(UnitState):
     def in_ambush(self) -> bool:
         """Is the unit placed in Ambush (off the table, waiting to arrive)?"""
         return self.status == "reserve" and IN_AMBUSH in self.conditions
+
+    @property
+    def whereabouts(self) -> str:
+        """Where the unit is, in words: `in Ambush`, `on the table`, `removed` or
+        `waiting to deploy`."""
+        if self.in_ambush:
+            return "in Ambush"
+        return {"on_table": "on the table", "reserve": "waiting to deploy"}.get(
+            self.status, self.status)
 
     def shape_at(
         self, x: float, y: float, facing: float, files: int | None = None, ranks: int | None = None

@@ -6,9 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from t9a_scene import Step, script
-
-Scene = Callable[..., dict[str, Any]]
+from t9a_scene import Scene, Step, script
 
 
 @pytest.fixture

@@ -6,10 +6,14 @@ an impassable rock near the bottom edge.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 Step = dict[str, Any]
+#: The `t9a` fixture: run units and steps from the start of Deployment; the CONTRACT result.
+Scene = Callable[..., dict[str, Any]]
+#: The `play` fixture: run a script dict; the CONTRACT result.
+Play = Callable[[dict[str, Any]], dict[str, Any]]
 
 ROCK = {"id": "rock", "kind": "impassable",
         "polygon": [[11, 0.8], [13, 0.8], [13, 2.3], [11, 2.3]]}

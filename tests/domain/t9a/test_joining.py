@@ -3,7 +3,7 @@ A-AMB-13, A-AMB-14, A-AMB-17."""
 
 from __future__ import annotations
 
-from t9a_scene import ambusher, arrive, character, last, to_movement
+from t9a_scene import Scene, ambusher, arrive, character, last, to_movement
 
 AMBUSH = {"by": "red", "do": "ambush", "unit": "red-scouts"}
 HERO = {"by": "red", "do": "ambush", "unit": "red-hero"}
@@ -14,14 +14,16 @@ def attach(to: str | None, model: str = "red-hero") -> dict[str, object]:
     return {"by": "red", "do": "attach", "model": model, "to": to}
 
 
-def test_amb_21_an_attachable_model_may_be_deployed_in_ambush_joined_to_a_same_x_unit(t9a):
+def test_amb_21_an_attachable_model_may_be_deployed_in_ambush_joined_to_a_same_x_unit(
+    t9a: Scene,
+) -> None:
     result = t9a([ambusher(), character()], [AMBUSH, {**HERO, "join": "red-scouts"}])
 
     assert last(result)["accepted"]
     assert result["state"]["units"]["red-hero"]["joined_to"] == "red-scouts"
 
 
-def test_amb_21_refuses_joining_a_unit_with_another_ambush_x(t9a):
+def test_amb_21_refuses_joining_a_unit_with_another_ambush_x(t9a: Scene) -> None:
     """A-AMB-17: every model of the Combined Unit has Ambush with the same X."""
     other = ambusher(ambush="Vanguard Line")
 
@@ -31,13 +33,16 @@ def test_amb_21_refuses_joining_a_unit_with_another_ambush_x(t9a):
     assert last(result)["rule"] == "AMB-21" and "same X" in last(result)["message"]
 
 
-def test_amb_21_refuses_joining_a_unit_not_in_ambush(t9a):
+def test_amb_21_refuses_joining_a_unit_not_in_ambush(t9a: Scene) -> None:
     result = t9a([ambusher(), character()], [{**HERO, "join": "red-scouts"}])
 
     assert last(result)["rule"] == "AMB-21"
+    assert last(result)["message"] == ("red-scouts is not placed in Ambush; red-hero cannot "
+                                       "join it from Ambush")
+    assert result["state"]["units"]["red-hero"]["status"] == "reserve"
 
 
-def test_amb_21_only_an_attachable_model_joins_a_unit(t9a):
+def test_amb_21_only_an_attachable_model_joins_a_unit(t9a: Scene) -> None:
     units = [ambusher(), ambusher("red-rangers")]
     steps = [AMBUSH, {"by": "red", "do": "ambush", "unit": "red-rangers", "join": "red-scouts"}]
 
@@ -46,24 +51,28 @@ def test_amb_21_only_an_attachable_model_joins_a_unit(t9a):
     assert last(result)["rule"] == "AMB-21" and "not an Attachable Model" in last(result)["message"]
 
 
-def test_amb_22_joining_follows_the_usual_restrictions_no_joining_a_character(t9a):
+def test_amb_22_joining_follows_the_usual_restrictions_no_joining_a_character(t9a: Scene) -> None:
     units = [character(), character("red-mage")]
     steps = [{"by": "red", "do": "ambush", "unit": "red-mage"}, {**HERO, "join": "red-mage"}]
 
     result = t9a(units, steps)
 
     assert last(result)["rule"] == "AMB-22"
+    assert last(result)["message"] == ("red-mage is an Attachable Model; red-hero can only "
+                                       "join a unit")
 
 
-def test_amb_23_the_unit_to_join_is_chosen_before_the_roll(t9a):
+def test_amb_23_the_unit_to_join_is_chosen_before_the_roll(t9a: Scene) -> None:
     steps = [AMBUSH, HERO, *to_movement(2, 2), {**ROLL, "dice": [1, 1]}, attach("red-scouts")]
 
     result = t9a([ambusher(), character()], steps)
 
     assert last(result)["rule"] == "AMB-23"
+    assert "rolls of Player Turn 2 are made" in last(result)["message"]
+    assert result["state"]["units"]["red-hero"]["joined_to"] is None
 
 
-def test_amb_23_and_amb_24_a_model_joined_before_the_roll_shares_one_die(t9a):
+def test_amb_23_and_amb_24_a_model_joined_before_the_roll_shares_one_die(t9a: Scene) -> None:
     steps = [AMBUSH, HERO, *to_movement(2, 2)[:-1], attach("red-scouts"),
              {"by": "red", "do": "next_phase"}, {**ROLL, "dice": [4]}]
 
@@ -75,7 +84,7 @@ def test_amb_23_and_amb_24_a_model_joined_before_the_roll_shares_one_die(t9a):
     assert result["state"]["units"]["red-scouts"]["arrival_ready"] is True
 
 
-def test_amb_24_the_combined_unit_arrives_together_and_the_model_not_alone(t9a):
+def test_amb_24_the_combined_unit_arrives_together_and_the_model_not_alone(t9a: Scene) -> None:
     steps = [AMBUSH, {**HERO, "join": "red-scouts"}, *to_movement(2), {**ROLL, "dice": [6]},
              arrive("red-hero"), arrive()]
 
@@ -88,7 +97,9 @@ def test_amb_24_the_combined_unit_arrives_together_and_the_model_not_alone(t9a):
     assert (hero["x"], hero["y"], hero["advance_moved"]) == (36.0, 2.5, True)
 
 
-def test_amb_25_being_attachable_locks_no_choice_a_model_may_leave_and_roll_alone(t9a):
+def test_amb_25_being_attachable_locks_no_choice_a_model_may_leave_and_roll_alone(
+    t9a: Scene,
+) -> None:
     """AMB-25 (A-AMB-13): "Attachable" has no effect on the choice; joining none rolls alone."""
     steps = [AMBUSH, {**HERO, "join": "red-scouts"}, *to_movement(2)[:-1], attach(None),
              {"by": "red", "do": "next_phase"}, {**ROLL, "dice": [2, 5]}]
@@ -102,7 +113,7 @@ def test_amb_25_being_attachable_locks_no_choice_a_model_may_leave_and_roll_alon
         False, True)
 
 
-def test_amb_26_the_unit_joined_may_change_every_turn(t9a):
+def test_amb_26_the_unit_joined_may_change_every_turn(t9a: Scene) -> None:
     units = [ambusher(), ambusher("red-rangers"), character()]
     setup = [AMBUSH, {"by": "red", "do": "ambush", "unit": "red-rangers"},
              {**HERO, "join": "red-scouts"}]
@@ -113,3 +124,46 @@ def test_amb_26_the_unit_joined_may_change_every_turn(t9a):
     assert last(result)["accepted"] and last(result)["rule"] == "AMB-26"
     assert "(was red-scouts)" in last(result)["message"]
     assert result["state"]["units"]["red-hero"]["joined_to"] == "red-rangers"
+
+
+COMBINED_ARRIVES = [AMBUSH, {**HERO, "join": "red-scouts"}, *to_movement(2), {**ROLL, "dice": [6]},
+                    arrive()]
+
+
+def test_amb_19_the_joined_model_makes_no_move_in_the_phase_it_arrived(t9a: Scene) -> None:
+    hero_moves = {"by": "red", "do": "advance", "unit": "red-hero", "distance": 1}
+
+    result = t9a([ambusher(), character()], [*COMBINED_ARRIVES, hero_moves])
+
+    assert last(result)["rule"] == "AMB-19" and last(result)["message"].startswith("red-hero")
+
+
+def test_amb_21_a_model_on_the_table_chooses_no_unit_to_join_from_ambush(t9a: Scene) -> None:
+    result = t9a([ambusher(), character()], [*COMBINED_ARRIVES, attach(None)])
+
+    assert last(result)["rule"] == "AMB-21"
+    assert last(result)["message"].startswith("red-hero is on the table, not placed in Ambush")
+
+
+def test_amb_27_every_model_of_a_combined_unit_arriving_in_game_turn_6_loses_scoring(
+    t9a: Scene,
+) -> None:
+    steps = [AMBUSH, {**HERO, "join": "red-scouts"}, *to_movement(6), ROLL, arrive()]
+
+    result = t9a([ambusher(), character()], steps)
+
+    assert last(result)["rule"] == "AMB-27"
+    assert last(result)["events"].count("ScoringLost") == 2
+    units = result["state"]["units"]
+    assert (units["red-scouts"]["scoring"], units["red-hero"]["scoring"]) == (False, False)
+
+
+def test_amb_20_a_joined_model_still_in_ambush_is_removed_with_its_unit(t9a: Scene) -> None:
+    steps = [AMBUSH, {**HERO, "join": "red-scouts"}, {"by": "judge", "do": "end_game"}]
+
+    result = t9a([ambusher(), character()], steps)
+
+    assert last(result)["rule"] == "AMB-20"
+    assert last(result)["events"].count("T9ARemovedAsCasualty") == 2
+    units = result["state"]["units"]
+    assert (units["red-scouts"]["status"], units["red-hero"]["status"]) == ("removed", "removed")

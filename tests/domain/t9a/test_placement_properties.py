@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from shapely.geometry import MultiPoint, Polygon
 from t9a_scene import ROCK, ambusher, script, to_movement, unit
 
+from domain.geometry import Rect
 from domain.t9a.arrival import Arrival, arrival_breaches
 from domain.t9a.units import T9AState, T9AUnit
 from replay.service import GameService
@@ -77,7 +78,7 @@ def independently_legal(state: T9AState, p: dict[str, Any]) -> bool:
     hull = MultiPoint([*corners, (px, py)]).convex_hull
     others = [Polygon(t["polygon"]) for t in TERRAIN if t["kind"] == "impassable"]
     blue = state.units["blue-guard"].footprint()
-    assert blue is not None
+    assert isinstance(blue, Rect)
     others.append(Polygon(blue.corners))
     files, ranks = p["formation"]
     return (
@@ -92,7 +93,9 @@ def independently_legal(state: T9AState, p: dict[str, Any]) -> bool:
 
 @settings(max_examples=80, deadline=None)
 @given(placements, st.permutations(TERRAIN))
-def test_amb_13_to_amb_16_the_verdict_never_depends_on_the_order_terrain_is_listed(p, terrain):
+def test_amb_13_to_amb_16_the_verdict_never_depends_on_the_order_terrain_is_listed(
+    p: dict[str, Any], terrain: list[dict[str, Any]]
+) -> None:
     state = ready_state()
     shuffled = state.model_copy(update={"terrain": [type(state.terrain[0])(**t) for t in terrain]})
 
@@ -105,19 +108,21 @@ ROCK_IN_BETWEEN = {"point": (12.0, 0.0), "dx": 0.0, "dy": 4.5, "facing": 90.0, "
 @settings(max_examples=100, deadline=None)
 @given(placements)
 @example(ROCK_IN_BETWEEN)
-def test_amb_13_to_amb_16_a_placement_is_accepted_exactly_when_every_constraint_holds(p):
+def test_amb_13_to_amb_16_a_placement_is_accepted_exactly_when_every_constraint_holds(
+    p: dict[str, Any],
+) -> None:
     """AMB-11, AMB-13, AMB-14, AMB-15, AMB-16: accepted iff each holds, checked apart."""
     state = ready_state()
 
     assert (rules_broken(state, p) == []) == independently_legal(state, p)
 
 
-def test_amb_16_the_rock_example_is_refused_by_both_checks():
+def test_amb_16_the_rock_example_is_refused_by_both_checks() -> None:
     assert rules_broken(ready_state(), ROCK_IN_BETWEEN) == ["AMB-16"]
     assert not independently_legal(ready_state(), ROCK_IN_BETWEEN)
 
 
-def test_the_property_strategy_does_produce_legal_placements():
+def test_the_property_strategy_does_produce_legal_placements() -> None:
     p = {"point": (36.0, 0.0), "dx": 0.0, "dy": 2.5, "facing": 90.0, "formation": (4, 2)}
 
     assert rules_broken(ready_state(), p) == [] and independently_legal(ready_state(), p)
