@@ -20,12 +20,13 @@ import orjson
 
 from domain.errors import ScriptError
 from domain.ruleset import RULESETS, find_ruleset, load_rulesets
+from domain.state import GameState
 from events.registry import events_json_schema
 from projections.state_view import canonical_json, state_hash, state_view
 from replay.service import ConcurrentWriteError, GameNotFoundError, GameService
 from replay.storage import DEFAULT_DB
 from replay.verify import verify_game
-from warledger.script import Script, load_script, run_script
+from warledger.script import BeforeStep, Script, load_script, run_script
 
 
 class CliError(Exception):
@@ -62,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--db",
         help="SQLite path or postgresql:// URL (default: a temp file, or PostgreSQL when "
         "PERSISTENCE_MODULE=eventsourcing.postgres and POSTGRES_* are set)",
+    )
+    run.add_argument(
+        "--svg-dir",
+        help="draw each step's checks (accepted or refused) as DIR/step-N.svg, for judges",
     )
     run.set_defaults(handler=cmd_run)
 
@@ -194,13 +199,31 @@ def cmd_run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or (None if uses_postgres_env() else str(Path(tmp) / "game.db"))
         service = GameService(db)
-        result = run_script(service, script)
+        result = run_script(service, script, step_pictures(args.svg_dir))
         service.close()
     if args.json:
         print_json(result)
     else:
         print(render_run(script, result))
     return 0
+
+
+def step_pictures(folder: str | None) -> BeforeStep | None:
+    """A hook drawing each step's checks on the board as it stood before the step."""
+    if folder is None:
+        return None
+    from projections.board_svg import board_svg
+    from projections.overlays import overlays_for
+
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+
+    def draw(index: int, state: GameState, command: dict[str, Any] | None) -> None:
+        svg = board_svg(state, overlays_for(state, command),
+                        caption=f"before step {index}: {command}")
+        (out / f"step-{index}.svg").write_text(svg, encoding="utf-8")
+
+    return draw
 
 
 def render_run(script: Script, result: dict[str, Any]) -> str:

@@ -7,6 +7,7 @@ each refusal and carries on (like python-chess's `GameBuilder`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from domain.datafile import read_data_file
 from domain.errors import ScriptError
 from domain.ruleset import Setup, find_ruleset, first_error
+from domain.state import GameState
 from events.core import Board, TerrainPiece
 from projections.state_view import state_view
 from replay.service import GameService, Outcome
@@ -119,7 +121,13 @@ def split_step(step: Any) -> tuple[dict[str, Any] | None, list[int] | None, str 
     return data, dice, None
 
 
-def run_script(service: GameService, script: Script) -> dict[str, Any]:
+#: Called before each step with (index, state before it, its command data).
+BeforeStep = Callable[[int, GameState, dict[str, Any] | None], None]
+
+
+def run_script(
+    service: GameService, script: Script, before_step: BeforeStep | None = None
+) -> dict[str, Any]:
     """Run every step in order; the CONTRACT result object."""
     setup = script.setup()
     find_ruleset(setup.ruleset).validate_options(setup.options)
@@ -127,6 +135,8 @@ def run_script(service: GameService, script: Script) -> dict[str, Any]:
     steps = []
     for index, step in enumerate(script.steps):
         data, dice, problem = split_step(step)
+        if before_step is not None:
+            before_step(index, service.load(game_id).state, data)
         if data is None:
             outcome = Outcome(False, rule="INPUT", message=problem)
         else:

@@ -156,3 +156,15 @@ def test_views_projects_the_database(db: str, capsys: pytest.CaptureFixture[str]
     code, out, _ = run_cli(capsys, "views", db)
 
     assert code == 0 and "projected" in out
+
+
+def test_run_can_draw_every_step_for_judges(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, _ = run_cli(capsys, "run", str(EXAMPLES / "t9a-ambush-too-far.yaml"),
+                         "--svg-dir", str(tmp_path / "pictures"))
+
+    pictures = sorted((tmp_path / "pictures").glob("step-*.svg"))
+    assert code == 0 and len(pictures) == 7
+    refused = (tmp_path / "pictures" / "step-6.svg").read_text()
+    assert "AMB-13" in refused and "<circle" in refused
