@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from domain.decision import Decision
 from domain.errors import RuleViolation
-from domain.geometry import Disc, is_more_than, is_wholly_on_board, is_within, path_length
+from domain.geometry import Disc, is_wholly_on_board, is_within, path_length
 from domain.w40k.commands import ChargeMove, DeclareCharge, Fight, Move, Shoot
 from domain.w40k.state import ENGAGEMENT_RANGE, W40KState, W40KUnit, game
-from domain.w40k.targets import are_engaged, is_engaged
+from domain.w40k.targets import are_engaged, gap_between, is_beyond, nearest_enemy
 from domain.w40k.timing import Moment
-from domain.w40k.use import open_stratagem_window
+from domain.w40k.windows import open_stratagem_window
 from events.w40k import (
     ChargeDeclared,
     ChargeMoveEnded,
@@ -72,13 +72,11 @@ def decide_move(d: Decision, cmd: Move) -> None:
         raise RuleViolation("CORE-MOVE", f"{unit.id} moves up to {unit.move:g}\"; "
                                          f"the move is {length:.2f}\"")
     placed = placed_at(state, unit, cmd.x, cmd.y, "CORE-MOVE")
-    for enemy in state.units.values():
-        there = enemy.footprint()
-        if enemy.owner != cmd.by and there is not None and not is_more_than(
-            placed, there, ENGAGEMENT_RANGE
-        ):
-            raise RuleViolation("CORE-MOVE", f"{unit.id} would end within Engagement Range "
-                                             f"of {enemy.id}")
+    near = nearest_enemy(state, cmd.by, placed, ENGAGEMENT_RANGE)
+    if near is not None:
+        raise RuleViolation("CORE-MOVE", f"{unit.id} would end {near[1]:.2f}\" from "
+                                         f"{near[0].id}, within Engagement Range "
+                                         f"({ENGAGEMENT_RANGE:g}\")")
     d.emit(UnitMoved(unit=unit.id, x=cmd.x, y=cmd.y, distance=round(length, 6)))
     open_stratagem_window(d, moment_of(state, "unit_moved", unit.id))
 
@@ -102,14 +100,15 @@ def decide_declare_charge(d: Decision, cmd: DeclareCharge) -> None:
     unit = state.unit(cmd.unit)
     on_table(unit, "CORE-CHARGE")
     check_not_acted(state, unit, "declared a charge", "CORE-CHARGE")
-    if is_engaged(state, unit):
-        raise RuleViolation("CORE-CHARGE", f"{unit.id} is within Engagement Range already")
-    here = unit.footprint()
+    engaged = nearest_enemy(state, cmd.by, unit.footprint(), ENGAGEMENT_RANGE)
+    if engaged is not None:
+        raise RuleViolation("CORE-CHARGE", f"{unit.id} is within Engagement Range of "
+                                           f"{engaged[0].id} already")
     for target_id in cmd.targets:
-        target = check_enemy(state, cmd.by, target_id, "CORE-CHARGE")
-        there = target.footprint()
-        if here is None or there is None or is_more_than(here, there, CHARGE_RANGE):
-            raise RuleViolation("CORE-CHARGE", f"{target_id} is more than {CHARGE_RANGE:g}\" "
+        gap = gap_between(unit, check_enemy(state, cmd.by, target_id, "CORE-CHARGE"))
+        if is_beyond(gap, CHARGE_RANGE):
+            raise RuleViolation("CORE-CHARGE", f"a charge targets enemy units within "
+                                               f"{CHARGE_RANGE:g}\"; {target_id} is {gap:.2f}\" "
                                                f"from {unit.id}")
     d.emit(ChargeDeclared(unit=unit.id, targets=cmd.targets))
     values = d.roll("charge", 2, 6, unit.id)

@@ -73,7 +73,7 @@ def _modifier_granted(state: W40KState, fact: CostModifierGranted) -> None:
 @applies(StratagemUsed)
 def _stratagem_used(state: W40KState, fact: StratagemUsed) -> None:
     state.uses.append(StratagemUse(
-        use=fact.use, player=fact.player, stratagem=fact.stratagem,
+        use=fact.use, player=fact.player, stratagem=fact.stratagem, name=fact.name,
         targets=list(fact.targets), cost=fact.cost, round=fact.round, turn=fact.turn,
         phase=fact.phase,
     ))
@@ -161,11 +161,15 @@ def _tested(state: W40KState, fact: BattleShockTested) -> None:
 
 
 # -- unit actions -------------------------------------------------------------------------
+def _moved_to(state: W40KState, unit_id: str, x: float, y: float, action: str) -> None:
+    unit = state.units[unit_id]
+    unit.x, unit.y = x, y
+    unit.acted[action] = state.key()
+
+
 @applies(UnitMoved)
 def _moved(state: W40KState, fact: UnitMoved) -> None:
-    unit = state.units[fact.unit]
-    unit.x, unit.y = fact.x, fact.y
-    unit.acted["moved"] = state.key()
+    _moved_to(state, fact.unit, fact.x, fact.y, "moved")
 
 
 @applies(ShootingTargetSelected)
@@ -186,9 +190,7 @@ def _charge_rolled(state: W40KState, fact: ChargeRolled) -> None:
 
 @applies(ChargeMoveEnded)
 def _charge_move_ended(state: W40KState, fact: ChargeMoveEnded) -> None:
-    unit = state.units[fact.unit]
-    unit.x, unit.y = fact.x, fact.y
-    unit.acted["charged"] = state.key()
+    _moved_to(state, fact.unit, fact.x, fact.y, "charged")
 
 
 @applies(UnitFought)

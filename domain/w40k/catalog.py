@@ -56,6 +56,9 @@ class When(BaseModel):
     phases: tuple[Phase, ...] = Field(min_length=1)
     turn: Literal["yours", "opponents", "either"] = "yours"
     triggers: tuple[Trigger, ...] = ()
+    #: Whose unit's action the triggers answer ("just after an enemy unit has
+    #: fought"; "after a VEHICLE unit from your army ends a Charge move").
+    triggered_by: Literal["enemy", "friendly", "either"] = "enemy"
     text: str = ""
 
 
@@ -120,6 +123,8 @@ class MortalWoundsEffect(BaseModel):
     enemy_within: float | None = Field(default=None, gt=0)
     #: True: the enemy must be within Engagement Range of your unit; False: of none of yours.
     enemy_engaged: bool | None = None
+    #: The enemy must be visible to your unit (no `blocking` terrain in between).
+    enemy_visible: bool = False
     text: str = ""
 
 

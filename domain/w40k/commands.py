@@ -7,7 +7,18 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from domain.commands import Command, Who
+from domain.commands import Command, EndTurn, NextPhase, Who
+
+
+class NextPhaseW40K(NextPhase):
+    """Move on to the next phase; ending the Movement phase first opens the
+    window for Rapid Ingress, and the phase ends when it closes
+    (CORE-PHASE-END-WINDOW)."""
+
+
+class EndTurnW40K(EndTurn):
+    """End the turn; from the Movement phase, the window for Rapid Ingress is
+    answered first (CORE-PHASE-END-WINDOW)."""
 
 
 class UseStratagem(Command):
@@ -130,7 +141,11 @@ class Fight(Command):
         return (self.unit,)
 
 
+#: The rule set's own `next_phase` and `end_turn` replace the core ones
+#: (`Ruleset.command_types` takes the rule set's commands last).
 COMMANDS: tuple[type[Command], ...] = (
+    NextPhaseW40K,
+    EndTurnW40K,
     UseStratagem,
     PassStratagem,
     GainCp,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from domain.decision import Decision
 from domain.errors import InputError, RuleViolation
-from domain.geometry import Disc, is_more_than, is_wholly_on_board
+from domain.geometry import Disc, is_wholly_on_board
 from domain.w40k.catalog import (
     ArriveEffect,
     AutoPassBattleShockEffect,
@@ -21,8 +21,8 @@ from domain.w40k.catalog import (
     Stratagem,
 )
 from domain.w40k.commands import UseStratagem
-from domain.w40k.state import RollRecord, W40KState, W40KUnit, game
-from domain.w40k.targets import are_engaged, is_engaged
+from domain.w40k.state import ENGAGEMENT_RANGE, RollRecord, W40KState, W40KUnit, game
+from domain.w40k.targets import gap_between, is_beyond, is_visible_to, nearest_enemy
 from domain.w40k.timing import Moment
 from events.w40k import (
     BattleShockTested,
@@ -105,17 +105,23 @@ def check_mortal_wounds_enemy(
     enemy = state.unit(cmd.enemy)
     if enemy.owner == cmd.by or enemy.status != "on_table":
         raise RuleViolation("STR-16", f"{enemy.id} is not an enemy unit on the battlefield")
-    here, there = unit.footprint(), enemy.footprint()
-    if effect.enemy_within is not None and (
-        here is None or there is None or is_more_than(here, there, effect.enemy_within)
-    ):
-        raise RuleViolation("STR-16", f"{enemy.id} is more than {effect.enemy_within:g}\" "
-                                      f"from {unit.id}")
-    if effect.enemy_engaged is True and not are_engaged(unit, enemy):
-        raise RuleViolation("STR-16", f"{enemy.id} is not within Engagement Range of "
-                                      f"{unit.id}")
-    if effect.enemy_engaged is False and is_engaged(state, enemy):
-        raise RuleViolation("STR-16", f"{enemy.id} is within Engagement Range of a unit")
+    gap = gap_between(unit, enemy)
+    if effect.enemy_within is not None and is_beyond(gap, effect.enemy_within):
+        raise RuleViolation("STR-16", f"{stratagem.name} selects an enemy unit within "
+                                      f"{effect.enemy_within:g}\" of {unit.id}; {enemy.id} is "
+                                      f"{gap:.2f}\" away")
+    if effect.enemy_engaged is True and is_beyond(gap, ENGAGEMENT_RANGE):
+        raise RuleViolation("STR-16", f"{stratagem.name} selects an enemy unit within "
+                                      f"Engagement Range ({ENGAGEMENT_RANGE:g}\") of {unit.id}; "
+                                      f"{enemy.id} is {gap:.2f}\" away")
+    if effect.enemy_visible and not is_visible_to(state, unit, enemy):
+        raise RuleViolation("STR-16", f"{stratagem.name} selects an enemy unit visible to "
+                                      f"{unit.id}; blocking terrain hides {enemy.id}")
+    engaging = nearest_enemy(state, enemy.owner, enemy.footprint(), ENGAGEMENT_RANGE)
+    if effect.enemy_engaged is False and engaging is not None:
+        raise RuleViolation("STR-16", f"{stratagem.name} selects an enemy unit not within "
+                                      f"Engagement Range of your army; {enemy.id} is "
+                                      f"{engaging[1]:.2f}\" from {engaging[0].id}")
     return enemy
 
 
@@ -129,13 +135,12 @@ def check_arrival(
     placed = Disc(cmd.at[0], cmd.at[1], unit.base, unit.facing or 0.0)
     if not is_wholly_on_board(placed, state.board.width, state.board.height):
         raise RuleViolation("STR-16", f"{unit.id} would not be wholly on the battlefield")
-    for enemy in state.units.values():
-        there = enemy.footprint()
-        if enemy.owner != cmd.by and there is not None and not is_more_than(
-            placed, there, effect.more_than
-        ):
-            raise RuleViolation("STR-16", f"{unit.id} would be within {effect.more_than:g}\" "
-                                          f"of enemy unit {enemy.id}")
+    near = nearest_enemy(state, cmd.by, placed, effect.more_than)
+    if near is not None:
+        raise RuleViolation("STR-16", f"{stratagem.name} sets {unit.id} up more than "
+                                      f"{effect.more_than:g}\" from enemy units; at "
+                                      f"{cmd.at[0]:g}, {cmd.at[1]:g} it would be {near[1]:.2f}\" "
+                                      f"from {near[0].id}")
     return placed
 
 

@@ -33,33 +33,40 @@ def check_once_per_phase(
 
 
 def targeted_this_phase(
-    state: W40KState, player: str, unit_id: str, moment: Moment,
-    exempt: frozenset[str] = frozenset(),
+    state: W40KState, player: str, unit_id: str, moment: Moment
 ) -> StratagemUse | None:
-    """STR-10: the player's earlier use this phase that targeted the unit, if any.
-
-    Uses of stratagems in `exempt` (A-STR-04: they say otherwise) do not count.
-    """
+    """STR-10: the player's earlier use this phase that targeted the unit, if any."""
     for use in used_this_phase(state, player, moment):
-        if unit_id in use.targets and use.stratagem not in exempt:
+        if unit_id in use.targets:
             return use
     return None
 
 
+def may_target(state: W40KState, player: str, stratagem: Stratagem, unit_id: str,
+               moment: Moment) -> bool:
+    """STR-10: may the player's stratagem target this unit, as far as STR-10 goes?
+
+    A-STR-04: a stratagem that says otherwise may target a unit already targeted;
+    its own use still counts against a later stratagem that does not say so.
+    """
+    return (stratagem.restrictions.may_target_unit_already_targeted
+            or targeted_this_phase(state, player, unit_id, moment) is None)
+
+
 def check_one_stratagem_per_unit(
     state: W40KState, player: str, stratagem: Stratagem, targets: tuple[str, ...],
-    moment: Moment, exempt: frozenset[str],
+    moment: Moment,
 ) -> None:
     """STR-10: unless otherwise stated, a player cannot target the same unit with more
     than one stratagem in the same phase (A-STR-03: per player, any unit)."""
-    if stratagem.id in exempt:
+    if stratagem.restrictions.may_target_unit_already_targeted:
         return
     for unit_id in targets:
-        earlier = targeted_this_phase(state, player, unit_id, moment, exempt)
+        earlier = targeted_this_phase(state, player, unit_id, moment)
         if earlier is not None:
             raise RuleViolation(
                 "STR-10",
-                f"{player} already targeted {unit_id} with {earlier.stratagem} in this phase "
+                f"{player} already targeted {unit_id} with {earlier.name} in this phase "
                 f"({earlier.use}); one stratagem per unit per phase",
             )
 
@@ -86,9 +93,3 @@ def check_restrictions(
                 f"battle round {use.round} ({use.use})",
             )
 
-
-def exempt_stratagems(catalog: dict[str, Stratagem]) -> frozenset[str]:
-    """A-STR-04: the stratagems whose RESTRICTIONS exempt them from STR-10."""
-    return frozenset(
-        s.id for s in catalog.values() if s.restrictions.may_target_unit_already_targeted
-    )

@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 from domain.commands import Command
 from domain.decision import Decision
+from domain.errors import ScriptError
 from domain.ruleset import Handler, Ruleset, Setup, register
 from domain.state import GameState
 from domain.w40k.actions import (
@@ -26,10 +27,12 @@ from domain.w40k.commands import (
     COMMANDS,
     ChargeMove,
     DeclareCharge,
+    EndTurnW40K,
     Fight,
     GainCp,
     ModifyStratagemCost,
     Move,
+    NextPhaseW40K,
     PassStratagem,
     Shoot,
     TestBattleShock,
@@ -39,8 +42,9 @@ from domain.w40k.cost import decide_modify_stratagem_cost
 from domain.w40k.machine import MACHINE
 from domain.w40k.phases import end_stratagem_effects
 from domain.w40k.state import CpEntry, W40KState, W40KUnit, game
-from domain.w40k.timing import TIMING, Moment, TimingMachine
-from domain.w40k.use import decide_pass_stratagem, decide_use_stratagem, open_stratagem_window
+from domain.w40k.timing import TIMING, TimingMachine
+from domain.w40k.use import decide_pass_stratagem, decide_use_stratagem
+from domain.w40k.windows import decide_end_turn, decide_next_phase
 from events.base import Fact
 from events.core import GameStarted, UnitFielded
 from events.w40k import BattleShockTestsDue, CommandPointsGained
@@ -48,6 +52,8 @@ from events.w40k import BattleShockTestsDue, CommandPointsGained
 __all__ = ["W40K", "W40KState", "W40KUnit"]
 
 HANDLERS: dict[type[Command], Handler] = {
+    NextPhaseW40K: decide_next_phase,
+    EndTurnW40K: decide_end_turn,
     UseStratagem: decide_use_stratagem,
     PassStratagem: decide_pass_stratagem,
     GainCp: decide_gain_cp,
@@ -81,6 +87,10 @@ class W40K(Ruleset):
     def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """Also validate and inline the codex catalogs (STR-20)."""
         checked = super().validate_options(options)
+        cp = checked["cp"]
+        if not isinstance(cp, int) or isinstance(cp, bool) or cp < 0:
+            raise ScriptError(f"options.cp: starting CP must be a whole number of 0 or more, "
+                              f"not {cp!r} (A-STR-12)")
         checked["catalogs"] = validate_catalogs(checked["catalogs"])
         return checked
 
@@ -121,15 +131,11 @@ class W40K(Ruleset):
             start_battle_shock_step(d)
 
     def on_phase_end(self, d: Decision) -> None:
-        """Tests still due are taken; stratagem effects end; the end of the
-        Movement phase opens the window for Rapid Ingress."""
-        state = game(d)
-        if state.phase == "command":
+        """Tests still due are taken; stratagem effects end. (The window for the
+        end of the Movement phase opened before: `windows.hold_phase_end`.)"""
+        if game(d).phase == "command":
             take_remaining_tests(d)
         end_stratagem_effects(d)
-        if state.phase == "movement":
-            open_stratagem_window(d, Moment(state.round, state.active_player, "movement",
-                                            "movement_phase_ended"))
 
     def view_extra(self, state: GameState, as_player: str | None) -> dict[str, Any]:
         """The CP ledger, stratagem uses, cost modifiers, rolls and tests due."""

@@ -86,6 +86,7 @@ class StratagemUse(StateModel):
     use: str
     player: str
     stratagem: str
+    name: str
     targets: list[str]
     cost: int
     round: int

@@ -6,20 +6,68 @@ and the only ones its effect calls "your unit(s)" (STR-27, STR-28).
 
 from __future__ import annotations
 
+import math
+from functools import lru_cache
+
 from domain.errors import RuleViolation
-from domain.geometry import is_within
+from domain.geometry import (
+    EPS,
+    Disc,
+    Obstacles,
+    distance,
+    has_clear_line,
+    is_within,
+    polygon_from_points,
+)
 from domain.w40k.catalog import RerollEffect, Stratagem
 from domain.w40k.state import ENGAGEMENT_RANGE, W40KState, W40KUnit, phase_key
 from domain.w40k.timing import Moment
+from events.core import TerrainPiece
 
 #: A problem with a candidate target: (rule, message).
 Problem = tuple[str, str]
 
 
+def gap_between(a: W40KUnit, b: W40KUnit) -> float:
+    """The distance between two units' bases (infinite if one is off the table)."""
+    fa, fb = a.footprint(), b.footprint()
+    return math.inf if fa is None or fb is None else distance(fa, fb)
+
+
+def is_beyond(gap: float, reach: float) -> bool:
+    """Is a distance more than `reach` (an exact `reach` is within it, CONTRACT)?"""
+    return gap > reach + EPS
+
+
+def nearest_enemy(
+    state: W40KState, player: str, shape: Disc | None, reach: float
+) -> tuple[W40KUnit, float] | None:
+    """The nearest unit not of `player`'s army within `reach` of `shape`, with its distance."""
+    if shape is None:
+        return None
+    near = [(u, distance(shape, f)) for u in state.units.values()
+            if u.owner != player and (f := u.footprint()) is not None]
+    near = [(u, gap) for u, gap in near if not is_beyond(gap, reach)]
+    return min(near, key=lambda pair: (pair[1], pair[0].id)) if near else None
+
+
+@lru_cache(maxsize=64)
+def _blocking(terrain: tuple[TerrainPiece, ...]) -> Obstacles:
+    return Obstacles((piece.id, polygon_from_points(piece.polygon))
+                     for piece in terrain if piece.kind == "blocking")
+
+
+def is_visible_to(state: W40KState, unit: W40KUnit, other: W40KUnit) -> bool:
+    """Can `unit` see `other`: a straight line from its base centre to some point of
+    the other's base that crosses no `blocking` terrain (docs/script-format.md)?"""
+    here, there = unit.footprint(), other.footprint()
+    return (here is not None and there is not None
+            and has_clear_line(here.centre, there, _blocking(tuple(state.terrain))))
+
+
 def is_engaged(state: W40KState, unit: W40KUnit) -> bool:
     """Is the unit within Engagement Range (1") of any enemy unit on the table?"""
-    return any(are_engaged(unit, other) for other in state.units.values()
-               if other.owner != unit.owner)
+    return nearest_enemy(state, unit.owner, unit.footprint(), ENGAGEMENT_RANGE) is not None
 
 
 def are_engaged(a: W40KUnit, b: W40KUnit) -> bool:
@@ -89,11 +137,10 @@ def relation_problem(
         return ("STR-12", f"{name} targets the unit that was selected as the target "
                           f"({moment.target}), not {unit.id}")
     if spec.within is not None and moment.unit is not None:
-        trigger_unit = state.unit(moment.unit)
-        here, there = unit.footprint(), trigger_unit.footprint()
-        if here is None or there is None or not is_within(here, there, spec.within):
+        gap = gap_between(unit, state.unit(moment.unit))
+        if is_beyond(gap, spec.within):
             return ("STR-12", f"{name} targets a unit within {spec.within:g}\" of "
-                              f"{moment.unit}; {unit.id} is not")
+                              f"{moment.unit}; {unit.id} is {gap:.2f}\" away")
     if spec.engaged is not None and is_engaged(state, unit) != spec.engaged:
         need = "within" if spec.engaged else "not within"
         return ("STR-12", f"{name} targets a unit {need} Engagement Range of enemy units; "
@@ -113,11 +160,14 @@ def select_targets(
 ) -> list[W40KUnit]:
     """STR-12: select targets as described in the stratagem (its count and TARGET)."""
     count = stratagem.target.count
-    if len(target_ids) != count or len(set(target_ids)) != len(target_ids):
+    if len(set(target_ids)) != len(target_ids):
+        raise RuleViolation("STR-12", f"{stratagem.name}: a unit is selected twice "
+                                      f"({', '.join(target_ids)})")
+    if len(target_ids) != count:
         raise RuleViolation(
             "STR-12",
             f"{stratagem.name} targets {count} unit{'s' if count > 1 else ''}; "
-            f"{len(set(target_ids))} distinct selected",
+            f"{len(target_ids)} selected",
         )
     units = [state.unit(t) for t in target_ids]
     for unit in units:

@@ -88,6 +88,17 @@ class TimingCursor:
         """STR-04: a reactive stratagem answers only the triggers its WHEN names."""
         return self.stratagem is not None and self.moment.trigger in self.stratagem.when.triggers
 
+    def is_triggered_by_the_stated_side(self) -> bool:
+        """STR-04: the trigger's unit is an enemy unit, or one from your army, as its
+        WHEN says ("just after an enemy unit has fought")."""
+        if self.stratagem is None:
+            return False
+        side = self.stratagem.when.triggered_by
+        unit = self.game.units.get(self.moment.unit) if self.moment.unit else None
+        if unit is None or side == "either":
+            return True
+        return (side == "friendly") == (unit.owner == self.player)
+
     def is_in_a_listed_phase(self) -> bool:
         """STR-04: the phase is one its WHEN lists."""
         return self.stratagem is not None and self.moment.phase in self.stratagem.when.phases
@@ -121,7 +132,7 @@ class TimingCursor:
         """A clear sentence saying why `predicate` is false now."""
         s, m = self.stratagem, self.moment
         name = s.name if s is not None else "a stratagem"
-        when = s.when.text if s is not None and s.when.text else ""
+        when = s.when.text.rstrip(".") if s is not None else ""
         where = f"it is {m.turn}'s {m.phase} phase of battle round {m.round}"
         reasons: dict[str, Callable[[], str]] = {
             "is_proactive": lambda: (
@@ -132,15 +143,30 @@ class TimingCursor:
                 f"the open window is for {m.trigger}; {name} answers only "
                 f"{', '.join(s.when.triggers) if s and s.when.triggers else 'no trigger'}"
             ),
+            "is_triggered_by_the_stated_side": self.wrong_side,
             "is_in_a_listed_phase": lambda: f"{name} is used in: {when}; {where}",
             "is_in_the_stated_turn": lambda: f"{name} is used in: {when}; {where}",
-            "is_eligible_reactor": lambda: (
-                f"a stratagem window is open for "
-                f"{', '.join(self.waiting_for()) or 'no one'}; {self.player} may not use "
-                f"{name} now"
-            ),
+            "is_eligible_reactor": self.not_eligible,
         }
         return reasons[predicate]()
+
+    def not_eligible(self) -> str:
+        """Why this player may not answer the open window."""
+        window = self.game.reaction_window
+        if window is not None and self.player in window.declared:
+            return f"{self.player} has already answered this stratagem window"
+        doing = f"use {self.stratagem.name}" if self.stratagem else "answer it"
+        waiting = ", ".join(self.waiting_for()) or "no one"
+        return f"a stratagem window is open for {waiting}; {self.player} may not {doing} now"
+
+    def wrong_side(self) -> str:
+        """Why the trigger's unit is on the wrong side for the stratagem."""
+        s, unit = self.stratagem, self.moment.unit
+        name = s.name if s is not None else "a stratagem"
+        side = "a unit from your army" if s and s.when.triggered_by == "friendly" else (
+            "an enemy unit")
+        owner = self.game.units[unit].owner if unit in self.game.units else "no one"
+        return f"{name} answers an action of {side}; {unit} belongs to {owner}"
 
     def waiting_for(self) -> list[str]:
         """The players the open window still waits for."""
@@ -164,6 +190,7 @@ ROWS: list[dict[str, Any]] = [
         "conditions": [
             "is_eligible_reactor",
             "is_answering_the_trigger",
+            "is_triggered_by_the_stated_side",
             "is_in_a_listed_phase",
             "is_in_the_stated_turn",
         ],

@@ -21,7 +21,8 @@ UNITS: list[dict[str, Any]] = [
 ]
 
 def script(steps: list[dict[str, Any]], *, cp: int = 3, units: list[dict[str, Any]] | None = None,
-           catalogs: list[Any] | None = None, seed: int = 1) -> dict[str, Any]:
+           catalogs: list[Any] | None = None, seed: int = 1,
+           terrain: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """A w40k-10 script with the standard army."""
     options: dict[str, Any] = {"cp": cp}
     if catalogs is not None:
@@ -30,12 +31,12 @@ def script(steps: list[dict[str, Any]], *, cp: int = 3, units: list[dict[str, An
         "ruleset": "w40k-10",
         "seed": seed,
         "board": {"width": 48, "height": 48},
+        "terrain": terrain or [],
         "players": ["red", "blue"],
         "units": units if units is not None else UNITS,
         "options": options,
         "steps": steps,
     }
-
 
 
 def step(result: dict[str, Any], index: int) -> dict[str, Any]:
@@ -55,10 +56,13 @@ def units(**changes: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 NEXT = {"by": "red", "do": "next_phase"}
+PASS_BLUE = {"by": "blue", "do": "pass_stratagem"}
+#: red's r1 shoots at blue's b1: the window for Go to Ground and Smokescreen opens.
+SHOOT_B1 = {"by": "red", "do": "shoot", "unit": "r1", "target": "b1"}
+GROUND_B1 = {"by": "blue", "do": "use_stratagem", "stratagem": "go-to-ground",
+             "targets": ["b1"]}
 #: From red's Command phase to red's Shooting phase (blue passes Rapid Ingress).
-TO_RED_SHOOTING: list[dict[str, Any]] = [
-    NEXT, NEXT, {"by": "blue", "do": "pass_stratagem"},
-]
+TO_RED_SHOOTING: list[dict[str, Any]] = [NEXT, NEXT, PASS_BLUE]
 #: From red's Command phase to red's Charge phase.
 TO_RED_CHARGE: list[dict[str, Any]] = [*TO_RED_SHOOTING, NEXT]
 #: From red's Command phase to red's Fight phase.

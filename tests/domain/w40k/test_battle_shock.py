@@ -33,6 +33,9 @@ def test_a_unit_at_or_above_half_strength_has_no_test_due(run: Run) -> None:
     result = run([{"by": "red", "do": "test_battle_shock", "unit": "r2"}], units=WEAK)
 
     assert refused(result, 0) == "CORE-BATTLE-SHOCK"
+    assert step(result, 0)["message"] == (
+        "r2 has no Battle-shock test due (1 of 1 models; tests are due at the start of the "
+        "Command phase for units below half strength)")
 
 
 def test_core_battle_shocked_its_owner_cannot_target_it_with_stratagems(run: Run) -> None:
@@ -42,6 +45,7 @@ def test_core_battle_shocked_its_owner_cannot_target_it_with_stratagems(run: Run
     result = run([{**TEST_R1, "dice": [1, 1]}, *TO_RED_SHOOTING, grenade], units=WEAK)
 
     assert refused(result, 4) == "CORE-BATTLE-SHOCKED"
+    assert step(result, 4)["message"] == "r1 is battle-shocked; red cannot target it with Grenade"
 
 
 def test_insane_bravery_passes_the_test_automatically_before_it_is_taken(run: Run) -> None:
@@ -102,3 +106,5 @@ def test_core_reroll_once_a_replaced_roll_cannot_be_re_rolled_again(run: Run) ->
                      "target": {}, "effect": {"kind": "reroll", "purposes": ["battle-shock"]},
                      "restrictions": {"may_target_unit_already_targeted": True}}]}])
     assert refused(result, 2) == "CORE-REROLL-ONCE"
+    assert step(result, 2)["message"] == (
+        "roll R1 was already re-rolled (R2); a roll is re-rolled at most once")

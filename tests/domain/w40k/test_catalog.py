@@ -13,7 +13,7 @@ from domain.errors import ScriptError
 from domain.w40k.catalog import Catalog, catalog_json_schema, core_catalog, validate_catalogs
 
 from .conftest import Run
-from .helpers import TO_RED_SHOOTING, codex, proactive, step
+from .helpers import SHOOT_B1, TO_RED_SHOOTING, codex, proactive, step
 
 CODEX_FILE = Path(__file__).parent / "data" / "codex-test.yaml"
 
@@ -50,11 +50,10 @@ def test_str_07_restrictions_are_data_and_default_to_none() -> None:
 
 
 def test_str_20_a_codex_catalog_file_adds_stratagems_players_can_use(run: Run) -> None:
-    shot = {"by": "red", "do": "shoot", "unit": "r1", "target": "b1"}
     contempt = {"by": "blue", "do": "use_stratagem", "stratagem": "armour-of-contempt",
                 "targets": ["b1"]}
 
-    result = run([*TO_RED_SHOOTING, shot, contempt], catalogs=[str(CODEX_FILE)])
+    result = run([*TO_RED_SHOOTING, SHOOT_B1, contempt], catalogs=[str(CODEX_FILE)])
 
     assert step(result, 4)["accepted"], step(result, 4)
     assert "armour_of_contempt" in result["state"]["units"]["b1"]["conditions"]

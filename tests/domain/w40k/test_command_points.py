@@ -4,6 +4,10 @@ ledger of every gain and spend in the state view."""
 
 from __future__ import annotations
 
+import pytest
+
+from domain.errors import ScriptError
+
 from .conftest import Run
 from .helpers import step
 
@@ -49,3 +53,9 @@ def test_the_cp_ledger_balance_always_matches_the_players_cp(run: Run) -> None:
         entries = [e for e in result["state"]["cp_ledger"] if e["player"] == player]
         assert entries[-1]["balance"] == data["cp"]
         assert sum(e["change"] for e in entries) == data["cp"]
+
+
+def test_a_str_12_starting_cp_must_be_a_whole_number_of_0_or_more(run: Run) -> None:
+    with pytest.raises(ScriptError, match=r"options\.cp: starting CP must be a whole number "
+                                          r"of 0 or more, not -1"):
+        run([], cp=-1)

@@ -103,6 +103,7 @@ def test_str_14_refuses_a_section_the_stratagem_does_not_have(run: Run) -> None:
     result = run([*TO_RED_SHOOTING, use], units=ARMY)
 
     assert refused(result, 3) == "STR-14"
+    assert step(result, 3)["message"] == "Grenade has no section 'cluster' (its sections: none)"
 
 
 @settings(max_examples=80)

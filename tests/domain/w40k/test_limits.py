@@ -10,6 +10,7 @@ from typing import Any
 
 from .conftest import Run
 from .helpers import (
+    GROUND_B1,
     NEXT,
     TO_RED_FIGHT,
     TO_RED_SHOOTING,
@@ -62,6 +63,8 @@ def test_a_str_02_each_phase_of_each_turn_is_a_separate_phase_for_the_limits(
 
     assert step(result, 5)["accepted"]
     assert step(result, 11)["accepted"], step(result, 11)
+    assert [(u["round"], u["turn"], u["phase"]) for u in result["state"]["stratagem_uses"]] == [
+        (1, "red", "fight"), (1, "blue", "fight")]
 
 
 def test_str_25_and_str_26_your_opponents_stratagems_do_not_count_against_your_limits(
@@ -88,7 +91,7 @@ def test_str_10_refuses_a_second_stratagem_on_the_same_unit_in_one_phase(run: Ru
                  catalogs=[codex(drill)])
 
     assert refused(result, 4) == "STR-10"
-    assert "already targeted r1 with grenade" in str(step(result, 4)["message"])
+    assert "already targeted r1 with Grenade" in str(step(result, 4)["message"])
 
 
 def test_a_str_04_a_stratagem_that_says_otherwise_may_target_an_already_targeted_unit(
@@ -102,6 +105,27 @@ def test_a_str_04_a_stratagem_that_says_otherwise_may_target_an_already_targeted
                  catalogs=[codex(drill)])
 
     assert step(result, 4)["accepted"], step(result, 4)
+    assert [u["targets"] for u in result["state"]["stratagem_uses"]] == [["r1"], ["r1"]]
+    assert result["state"]["units"]["r1"]["affected_by"] == ["U1", "U2"]
+
+
+def test_a_str_04_a_use_that_says_otherwise_still_counts_for_a_later_stratagem(
+    run: Run,
+) -> None:
+    """STR-10: the exempt stratagem may be the second on a unit, but a stratagem that
+    does not say otherwise cannot follow it onto the same unit."""
+    drill = proactive("bolter-drill", may_target_unit_already_targeted=True)
+    use_drill = {"by": "red", "do": "use_stratagem", "stratagem": "bolter-drill",
+                 "targets": ["r1"]}
+
+    result = run([*TO_RED_SHOOTING, use_drill, grenade("r1")], units=ARMY,
+                 catalogs=[codex(drill)])
+
+    assert step(result, 3)["accepted"], step(result, 3)
+    assert refused(result, 4) == "STR-10"
+    assert step(result, 4)["message"] == (
+        "red already targeted r1 with Bolter Drill in this phase (U1); one stratagem per "
+        "unit per phase")
 
 
 def test_a_str_03_str_10_counts_enemy_targets_per_player(run: Run) -> None:
@@ -109,19 +133,20 @@ def test_a_str_03_str_10_counts_enemy_targets_per_player(run: Run) -> None:
     mark = proactive("mark-for-death", side="enemy")
     hex_ = proactive("hex", side="enemy")
     shot = {"by": "red", "do": "shoot", "unit": "r2", "target": "b1"}
-    ground = {"by": "blue", "do": "use_stratagem", "stratagem": "go-to-ground",
-              "targets": ["b1"]}
 
     result = run([*TO_RED_SHOOTING,
                   {"by": "red", "do": "use_stratagem", "stratagem": "mark-for-death",
                    "targets": ["b1"]},
-                  shot, ground,
+                  shot, GROUND_B1,
                   {"by": "red", "do": "use_stratagem", "stratagem": "hex", "targets": ["b1"]}],
                  catalogs=[codex(mark, hex_)])
 
     assert step(result, 3)["accepted"]
     assert step(result, 5)["accepted"], step(result, 5)
     assert refused(result, 6) == "STR-10"
+    assert step(result, 6)["message"] == (
+        "red already targeted b1 with Mark For Death in this phase (U1); one stratagem per "
+        "unit per phase")
 
 
 def test_str_07_insane_bravery_can_be_used_once_per_battle(run: Run) -> None:
@@ -143,7 +168,10 @@ def test_str_07_fire_overwatch_once_per_turn_so_no_second_window_opens(run: Run)
                  "targets": ["b1"]}
     move_again = {"by": "red", "do": "move", "unit": "r2", "x": 20, "y": 12}
 
-    result = run([NEXT, move, overwatch, move_again])
+    result = run([NEXT, move, overwatch, move_again, {**overwatch, "targets": ["b3"]}])
 
     assert step(result, 2)["accepted"], step(result, 2)
-    assert "ReactionWindowOpened" not in step(result, 3)["events"]
+    assert step(result, 3)["events"] == ["StepTaken", "UnitMoved"]
+    assert result["state"]["reaction_window"] is None
+    assert refused(result, 4) == "STR-04"  # no window opened for it
+    assert "no stratagem window is open" in str(step(result, 4)["message"])

@@ -11,17 +11,14 @@ from projections.board_svg import board_svg
 from projections.overlays import overlays_for
 
 from .conftest import Run
-from .helpers import NEXT, TO_RED_SHOOTING
+from .helpers import GROUND_B1, NEXT, SHOOT_B1, TO_RED_SHOOTING
 
 
 def test_str_24_affected_units_and_the_open_window_are_drawn(
     run: Run, state_of: Callable[[dict[str, Any]], W40KState]
 ) -> None:
-    shot = {"by": "red", "do": "shoot", "unit": "r1", "target": "b1"}
-    ground = {"by": "blue", "do": "use_stratagem", "stratagem": "go-to-ground",
-              "targets": ["b1"]}
-    state = state_of(run([*TO_RED_SHOOTING, shot, ground, ]))
-    window_state = state_of(run([*TO_RED_SHOOTING, shot]))
+    state = state_of(run([*TO_RED_SHOOTING, SHOOT_B1, GROUND_B1, ]))
+    window_state = state_of(run([*TO_RED_SHOOTING, SHOOT_B1]))
 
     labels = [o.label for o in overlays_for(state, None)]
     window_labels = [o.label for o in overlays_for(window_state, None)]

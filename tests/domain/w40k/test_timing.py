@@ -8,9 +8,18 @@ from domain.w40k.rules import W40K
 from domain.w40k.timing import TIMING
 
 from .conftest import Run
-from .helpers import NEXT, TO_RED_CHARGE, TO_RED_FIGHT, TO_RED_SHOOTING, refused, step, units
+from .helpers import (
+    NEXT,
+    PASS_BLUE,
+    SHOOT_B1,
+    TO_RED_CHARGE,
+    TO_RED_FIGHT,
+    TO_RED_SHOOTING,
+    refused,
+    step,
+    units,
+)
 
-PASS_BLUE = {"by": "blue", "do": "pass_stratagem"}
 PASS_RED = {"by": "red", "do": "pass_stratagem"}
 
 
@@ -31,6 +40,8 @@ def test_str_04_refuses_a_stratagem_for_your_turn_in_your_opponents_turn(run: Ru
                                       "enemy": "b1"}])
 
     assert refused(result, 3) == "STR-04"
+    assert step(result, 3)["message"] == (
+        "Grenade is used in: Your Shooting phase; it is blue's shooting phase of battle round 1")
 
 
 def test_str_04_refuses_a_reactive_stratagem_when_no_window_is_open(run: Run) -> None:
@@ -44,20 +55,17 @@ def test_str_04_refuses_a_reactive_stratagem_when_no_window_is_open(run: Run) ->
 def test_str_04_refuses_a_stratagem_that_does_not_answer_the_open_windows_trigger(
     run: Run,
 ) -> None:
-    shot = {"by": "red", "do": "shoot", "unit": "r1", "target": "b1"}
     wrong = {"by": "blue", "do": "use_stratagem", "stratagem": "heroic-intervention",
              "targets": ["b1"]}
 
-    result = run([*TO_RED_SHOOTING, shot, wrong])
+    result = run([*TO_RED_SHOOTING, SHOOT_B1, wrong])
 
     assert refused(result, 4) == "STR-04"
     assert "shooting_target_selected" in str(step(result, 4)["message"])
 
 
 def test_str_04_the_window_opens_only_for_players_who_could_react(run: Run) -> None:
-    shot = {"by": "red", "do": "shoot", "unit": "r1", "target": "b1"}
-
-    result = run([*TO_RED_SHOOTING, shot])
+    result = run([*TO_RED_SHOOTING, SHOOT_B1])
 
     assert result["state"]["reaction_window"]["kind"] == "stratagem"
     assert result["state"]["reaction_window"]["eligible"] == ["blue"]
@@ -65,26 +73,27 @@ def test_str_04_the_window_opens_only_for_players_who_could_react(run: Run) -> N
 
 
 def test_str_04_no_window_when_the_reactor_cannot_pay(run: Run) -> None:
-    shot = {"by": "red", "do": "shoot", "unit": "r1", "target": "b1"}
+    dearer = {"by": "blue", "do": "modify_stratagem_cost", "stratagem": "rapid-ingress",
+              "amount": 1, "source": "Enemy jammer", "duration": "turn"}
 
-    result = run([NEXT, NEXT, shot], cp=-1)  # blue has -1 + 1 = 0 CP
+    result = run([dearer, NEXT, NEXT, SHOOT_B1], cp=0)  # blue: 1CP; Rapid Ingress costs 2CP
 
-    assert "ReactionWindowOpened" not in step(result, 1)["events"]  # no Rapid Ingress
-    assert result["state"]["reaction_window"] is None
+    assert step(result, 2)["events"] == ["StepTaken", "PhaseStarted"]  # no window
+    assert result["state"]["phase"] == "shooting"
+    assert result["state"]["reaction_window"]["eligible"] == ["blue"]  # Go to Ground: 1CP
 
 
 def test_str_04_a_player_not_named_by_the_window_cannot_answer_it(run: Run) -> None:
-    shot = {"by": "red", "do": "shoot", "unit": "r1", "target": "b1"}
-
-    result = run([*TO_RED_SHOOTING, shot, PASS_RED])
+    result = run([*TO_RED_SHOOTING, SHOOT_B1, PASS_RED])
 
     assert refused(result, 4) == "CORE-NOT-ELIGIBLE"
+    assert step(result, 4)["message"] == (
+        "a stratagem window is open for blue; red may not answer it now")
+    assert result["state"]["reaction_window"]["declared"] == {}
 
 
 def test_other_commands_wait_until_the_stratagem_window_is_answered(run: Run) -> None:
-    shot = {"by": "red", "do": "shoot", "unit": "r1", "target": "b1"}
-
-    result = run([*TO_RED_SHOOTING, shot, NEXT, PASS_BLUE, NEXT])
+    result = run([*TO_RED_SHOOTING, SHOOT_B1, NEXT, PASS_BLUE, NEXT])
 
     assert refused(result, 4) == "CORE-WINDOW-OPEN"
     assert "ReactionWindowClosed" in step(result, 5)["events"]
@@ -103,6 +112,59 @@ def test_str_04_rapid_ingress_at_the_end_of_the_opponents_movement_phase(run: Ru
     assert (use["turn"], use["phase"]) == ("red", "movement")
 
 
+def test_core_phase_end_window_the_movement_phase_lasts_until_its_window_is_answered(
+    run: Run,
+) -> None:
+    """CORE-PHASE-END-WINDOW: the window for "the end of your opponent's Movement
+    phase" is open in the Movement phase; the phase ends when it closes."""
+    held = run([NEXT, NEXT])
+    passed = run([NEXT, NEXT, PASS_BLUE])
+
+    assert step(held, 1)["events"] == ["StepTaken", "ReactionWindowOpened"]
+    assert held["state"]["phase"] == "movement"
+    assert held["state"]["reaction_window"]["context"]["held"] == "next_phase"
+    assert step(passed, 2)["events"] == [
+        "StepTaken", "ReactionDeclared", "ReactionWindowClosed", "PhaseStarted"]
+    assert (passed["state"]["phase"], passed["state"]["reaction_window"]) == ("shooting", None)
+
+
+def test_core_phase_end_window_end_turn_from_movement_waits_for_the_window_too(
+    run: Run,
+) -> None:
+    end_turn = {"by": "red", "do": "end_turn"}
+
+    result = run([NEXT, end_turn, PASS_BLUE])
+
+    assert step(result, 1)["events"] == ["StepTaken", "ReactionWindowOpened"]
+    assert step(result, 2)["events"][-3:] == [
+        "PhaseStarted", "CommandPointsGained", "CommandPointsGained"]
+    assert (result["state"]["active_player"], result["state"]["phase"]) == ("blue", "command")
+
+
+def test_core_phase_end_window_a_use_in_it_ends_with_the_movement_phase(run: Run) -> None:
+    """CORE-STRATAGEM-EFFECTS: Rapid Ingress, used at the end of the Movement
+    phase, stops affecting its target as that phase ends."""
+    ingress = {"by": "blue", "do": "use_stratagem", "stratagem": "rapid-ingress",
+               "targets": ["b2"], "at": [40, 40]}
+
+    result = run([NEXT, NEXT, ingress])
+
+    assert step(result, 2)["events"][-2:] == ["StratagemEffectsEnded", "PhaseStarted"]
+    assert result["state"]["phase"] == "shooting"
+    assert result["state"]["units"]["b2"]["affected_by"] == []
+    assert result["state"]["stratagem_uses"][0]["active"] is False
+
+
+def test_core_phase_end_window_no_window_no_wait(run: Run) -> None:
+    """With nobody able to react (blue has no unit in reserves) the phase just ends."""
+    army = units(b2={"status": "on_table", "x": 40, "y": 40})
+
+    result = run([NEXT, NEXT], units=army)
+
+    assert step(result, 1)["events"] == ["StepTaken", "PhaseStarted"]
+    assert result["state"]["phase"] == "shooting"
+
+
 def test_str_16_rapid_ingress_refuses_a_set_up_within_9_inches_of_an_enemy(run: Run) -> None:
     ingress = {"by": "blue", "do": "use_stratagem", "stratagem": "rapid-ingress",
                "targets": ["b2"], "at": [12, 14]}
@@ -110,7 +172,11 @@ def test_str_16_rapid_ingress_refuses_a_set_up_within_9_inches_of_an_enemy(run: 
     result = run([NEXT, NEXT, ingress])
 
     assert refused(result, 2) == "STR-16"
+    assert step(result, 2)["message"] == (
+        'Rapid Ingress sets b2 up more than 9" from enemy units; at 12, 14 it would be '
+        '3.22" from r1')
     assert result["state"]["units"]["b2"]["status"] == "reserve"
+    assert result["state"]["reaction_window"]["eligible"] == ["blue"]  # still open
 
 
 def test_str_04_fire_overwatch_when_an_enemy_unit_declares_a_charge(run: Run) -> None:
@@ -158,6 +224,57 @@ def test_str_04_counter_offensive_just_after_an_enemy_unit_has_fought(run: Run) 
     assert step(result, 5)["events"][-1] == "ReactionWindowOpened"
     assert step(result, 6)["accepted"], step(result, 6)
     assert result["state"]["players"]["blue"]["cp"] == 2
+
+
+def test_str_04_counter_offensive_answers_an_enemy_unit_not_your_own(run: Run) -> None:
+    """STR-04: "just after an ENEMY unit has fought": red's own fight opens the
+    window for blue only, and red cannot answer it."""
+    army = units(r3={"x": 30, "y": 28}, r1={"x": 28.5, "y": 30}, b1={"x": 31.5, "y": 29.5})
+    fight = {"by": "red", "do": "fight", "unit": "r3", "target": "b3"}
+    counter = {"by": "red", "do": "use_stratagem", "stratagem": "counter-offensive",
+               "targets": ["r1"]}
+
+    result = run([*TO_RED_FIGHT, fight, counter], units=army)
+
+    assert result["state"]["reaction_window"]["eligible"] == ["blue"]
+    assert refused(result, 6) == "STR-04"
+    assert "window is open for blue; red may not use Counter-offensive" in str(
+        step(result, 6)["message"])
+
+
+def test_str_04_tank_shock_answers_only_a_charge_move_of_your_own_unit(run: Run) -> None:
+    """STR-04: a player named by the window for another stratagem still cannot use
+    Tank Shock after an enemy unit's Charge move."""
+    army = units(r2={"y": 14}, b1={"x": 20, "y": 20, "keywords": ["vehicle"]},
+                 r1={"x": 4, "y": 4}, b3={"x": 16, "y": 21})
+    charge = {"by": "red", "do": "declare_charge", "unit": "r2", "targets": ["b1"],
+              "dice": [4, 4]}
+    move = {"by": "red", "do": "charge_move", "unit": "r2", "x": 20, "y": 17.8}
+    blue_tank = {"by": "blue", "do": "use_stratagem", "stratagem": "tank-shock",
+                 "targets": ["b1"], "enemy": "r2"}
+
+    result = run([*TO_RED_CHARGE, charge, PASS_BLUE, move, blue_tank], units=army, cp=4)
+
+    assert "blue" in result["state"]["reaction_window"]["eligible"]  # Heroic Intervention
+    assert refused(result, 7) == "STR-04"
+    assert step(result, 7)["message"] == (
+        "Tank Shock answers an action of a unit from your army; r2 belongs to red")
+
+
+def test_core_not_eligible_a_player_answers_a_window_once(run: Run) -> None:
+    army = units(r2={"y": 14}, b1={"x": 20, "y": 20}, r1={"x": 4, "y": 4},
+                 b3={"x": 16, "y": 21})
+    charge = {"by": "red", "do": "declare_charge", "unit": "r2", "targets": ["b1"],
+              "dice": [4, 4]}
+    move = {"by": "red", "do": "charge_move", "unit": "r2", "x": 20, "y": 17.8}
+
+    result = run([*TO_RED_CHARGE, charge, PASS_BLUE, move, PASS_BLUE, PASS_BLUE],
+                 units=army, cp=4)
+
+    assert step(result, 7)["events"] == ["StepTaken", "ReactionDeclared"]  # red still due
+    assert refused(result, 8) == "CORE-NOT-ELIGIBLE"
+    assert step(result, 8)["message"] == "blue has already answered this stratagem window"
+    assert result["state"]["reaction_window"]["declared"] == {"blue": "pass"}
 
 
 def test_the_timing_machine_is_a_transitions_table_exposed_for_diagrams() -> None:

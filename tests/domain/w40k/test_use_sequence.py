@@ -12,7 +12,7 @@ from typing import Any
 from domain.w40k.state import W40KState
 
 from .conftest import Run
-from .helpers import NEXT, TO_RED_SHOOTING, refused, step, units
+from .helpers import GROUND_B1, NEXT, SHOOT_B1, TO_RED_SHOOTING, refused, step, units
 
 GRENADE = {"by": "red", "do": "use_stratagem", "stratagem": "grenade", "targets": ["r1"],
            "enemy": "b1", "dice": [4, 4, 4, 1, 2, 6]}
@@ -48,12 +48,18 @@ def test_str_16_resolves_the_effect_grenade_rolls_six_dice_for_mortal_wounds(
 
 
 def test_str_15_refuses_a_use_with_too_few_cp_and_writes_nothing(run: Run) -> None:
-    result = run([*TO_RED_SHOOTING, GRENADE], units=CLOSE, cp=-1)
+    dearer = {"by": "red", "do": "modify_stratagem_cost", "stratagem": "grenade",
+              "amount": 1, "source": "Enemy jammer", "duration": "turn"}
 
-    assert refused(result, 3) == "STR-15"
-    assert "costs 1CP" in str(step(result, 3)["message"])
+    result = run([dearer, *TO_RED_SHOOTING, GRENADE], units=CLOSE, cp=0)
+
+    assert refused(result, 4) == "STR-15"
+    assert step(result, 4)["message"] == "Grenade costs 2CP (1 base +1 modifiers); red has 1CP"
     assert result["state"]["units"]["b1"]["models"] == 10
     assert result["state"]["stratagem_uses"] == []
+    assert result["state"]["players"]["red"]["cp"] == 1
+    assert [e["kind"] for e in result["state"]["cp_ledger"] if e["player"] == "red"] == [
+        "start", "command_phase"]
 
 
 def test_str_12_refuses_a_target_without_the_keyword_the_stratagem_names(run: Run) -> None:
@@ -64,9 +70,13 @@ def test_str_12_refuses_a_target_without_the_keyword_the_stratagem_names(run: Ru
 
 
 def test_str_12_refuses_the_wrong_number_of_targets(run: Run) -> None:
-    result = run([*TO_RED_SHOOTING, {**GRENADE, "targets": ["r1", "r2"]}], units=CLOSE)
+    two = run([*TO_RED_SHOOTING, {**GRENADE, "targets": ["r1", "r2"]}], units=CLOSE)
+    twice = run([*TO_RED_SHOOTING, {**GRENADE, "targets": ["r1", "r1"]}], units=CLOSE)
 
-    assert refused(result, 3) == "STR-12"
+    assert refused(two, 3) == "STR-12"
+    assert step(two, 3)["message"] == "Grenade targets 1 unit; 2 selected"
+    assert refused(twice, 3) == "STR-12"
+    assert step(twice, 3)["message"] == "Grenade: a unit is selected twice (r1, r1)"
 
 
 def test_str_12_refuses_an_enemy_unit_as_target_of_a_stratagem_for_your_units(
@@ -82,27 +92,32 @@ def test_str_16_a_failing_effect_refuses_the_whole_use_and_no_cp_is_spent(run: R
     result = run([*TO_RED_SHOOTING, {**GRENADE, "enemy": "b3", "dice": []}], units=CLOSE)
 
     assert refused(result, 3) == "STR-16"
-    assert "more than 8\"" in str(step(result, 3)["message"])
+    assert step(result, 3)["message"] == (
+        'Grenade selects an enemy unit within 8" of r1; b3 is 27.03" away')
     assert result["state"]["players"]["red"]["cp"] == 4
 
 
-def test_str_02_and_str_18_both_players_can_use_core_stratagems(run: Run) -> None:
-    shot = {"by": "red", "do": "shoot", "unit": "r1", "target": "b1"}
-    ground = {"by": "blue", "do": "use_stratagem", "stratagem": "go-to-ground",
-              "targets": ["b1"]}
+def test_str_16_grenade_selects_only_an_enemy_unit_visible_to_your_unit(run: Run) -> None:
+    wall = {"id": "wall", "kind": "blocking",
+            "polygon": [[4, 13], [16, 13], [16, 14], [4, 14]]}
 
-    result = run([*TO_RED_SHOOTING, GRENADE, shot, ground], units=CLOSE)
+    result = run([*TO_RED_SHOOTING, GRENADE], units=CLOSE, terrain=[wall])
+
+    assert refused(result, 3) == "STR-16"
+    assert step(result, 3)["message"] == (
+        "Grenade selects an enemy unit visible to r1; blocking terrain hides b1")
+    assert result["state"]["units"]["b1"]["wounds_left"] == 10
+
+
+def test_str_02_and_str_18_both_players_can_use_core_stratagems(run: Run) -> None:
+    result = run([*TO_RED_SHOOTING, GRENADE, SHOOT_B1, GROUND_B1], units=CLOSE)
 
     assert [u["player"] for u in result["state"]["stratagem_uses"]] == ["red", "blue"]
 
 
 def test_str_24_targets_are_affected_by_the_stratagem_until_the_phase_ends(run: Run) -> None:
-    shot = {"by": "red", "do": "shoot", "unit": "r1", "target": "b1"}
-    ground = {"by": "blue", "do": "use_stratagem", "stratagem": "go-to-ground",
-              "targets": ["b1"]}
-
-    during = run([*TO_RED_SHOOTING, shot, ground])
-    after = run([*TO_RED_SHOOTING, shot, ground, NEXT])
+    during = run([*TO_RED_SHOOTING, SHOOT_B1, GROUND_B1])
+    after = run([*TO_RED_SHOOTING, SHOOT_B1, GROUND_B1, NEXT])
 
     assert during["state"]["units"]["b1"]["affected_by"] == ["U1"]
     assert during["state"]["units"]["b3"]["affected_by"] == []
@@ -116,11 +131,8 @@ def test_str_27_and_str_28_your_unit_in_the_effect_is_only_the_selected_target(
 ) -> None:
     """STR-27, STR-28: "your unit" is the target, never another unit of the army."""
     # b1 and b3 are both INFANTRY; Go to Ground on b1 gives b3 nothing.
-    shot = {"by": "red", "do": "shoot", "unit": "r1", "target": "b1"}
-    ground = {"by": "blue", "do": "use_stratagem", "stratagem": "go-to-ground",
-              "targets": ["b1"]}
 
-    result = run([*TO_RED_SHOOTING, shot, ground])
+    result = run([*TO_RED_SHOOTING, SHOOT_B1, GROUND_B1])
 
     assert result["state"]["units"]["b1"]["conditions"] == [
         "benefit_of_cover", "invulnerable_save_6"]
@@ -140,6 +152,8 @@ def test_str_27_command_re_roll_cannot_replace_a_roll_made_for_another_unit(run:
     result = run([*to_charge, charge, overwatch_passed, reroll], cp=0)
 
     assert refused(result, 6) == "STR-27"
+    assert step(result, 6)["message"] == "roll R1 was made for r1, not for your unit r2"
+    assert result["state"]["rolls"][0]["replaced_by"] is None
 
 
 def test_unknown_stratagem_is_refused_as_input(run: Run) -> None:
@@ -147,3 +161,5 @@ def test_unknown_stratagem_is_refused_as_input(run: Run) -> None:
                    "targets": ["r1"]}])
 
     assert refused(result, 0) == "INPUT"
+    assert "there is no stratagem 'orbital-strike'; known: command-re-roll" in str(
+        step(result, 0)["message"])

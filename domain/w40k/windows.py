@@ -1,0 +1,124 @@
+"""Stratagem windows (STR-04, RULINGS 40k "Timing windows"): a trigger opens one
+for the players who could react; each answers once, with a use or a pass; the
+window closes when all have (CORE-STRATAGEM-WINDOW).
+
+The end of the Movement phase is itself a trigger (Rapid Ingress). Its window
+opens while the phase is still the Movement phase, and the command that ends
+the phase (`next_phase` or `end_turn`) is held until the window closes, so a
+window never outlives its phase (CORE-PHASE-END-WINDOW).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from domain import turns
+from domain.commands import EndTurn, NextPhase
+from domain.decision import Decision
+from domain.errors import RuleViolation
+from domain.w40k.catalog import Stratagem, stratagems_of
+from domain.w40k.cost import check_can_pay, cost_of
+from domain.w40k.limits import (
+    check_once_per_phase,
+    check_restrictions,
+    may_target,
+)
+from domain.w40k.state import W40KState, game
+from domain.w40k.targets import target_problem
+from domain.w40k.timing import TIMING, Moment, TimingCursor, is_timely
+from events.core import ReactionDeclared, ReactionWindowClosed, ReactionWindowOpened
+
+PhaseEnd = Literal["next_phase", "end_turn"]
+
+
+# -- opening ---------------------------------------------------------------------------
+def open_stratagem_window(d: Decision, moment: Moment, held: PhaseEnd | None = None) -> bool:
+    """A trigger happened: open a stratagem window for the players who could react.
+
+    RULINGS 40k: the machine never asks a player about a window that no
+    stratagem in their catalog can use, so a player is named only if some
+    stratagem answers this trigger now, within its limits, with a target it
+    could select, at a cost they can pay. `held` is the phase-ending command
+    that waits for the window. Returns whether a window opened.
+    """
+    state = game(d)
+    eligible = tuple(p for p in state.players if can_react(state, p, moment))
+    if not eligible:
+        return False
+    context = moment.context() if held is None else {**moment.context(), "held": held}
+    d.emit(ReactionWindowOpened(kind="stratagem", eligible=eligible, context=context))
+    return True
+
+
+def can_react(state: W40KState, player: str, moment: Moment) -> bool:
+    """Could `player` use some stratagem in a window opened at this moment?"""
+    return any(can_use(state, player, s, moment) for s in stratagems_of(state.options).values())
+
+
+def can_use(state: W40KState, player: str, stratagem: Stratagem, moment: Moment) -> bool:
+    """The same checks as a use, asked ahead: timing, limits, a target, the CP."""
+    if not stratagem.is_reactive or not is_timely(state, player, stratagem, moment):
+        return False
+    try:
+        check_once_per_phase(state, player, stratagem, moment)
+        check_restrictions(state, player, stratagem, moment)
+        check_can_pay(state, player, stratagem, cost_of(state, player, stratagem, (), moment))
+    except RuleViolation:
+        return False
+    candidates = [
+        u for u in state.units.values()
+        if target_problem(state, player, stratagem, u, moment) is None
+        and may_target(state, player, stratagem, u.id, moment)
+    ]
+    return len(candidates) >= stratagem.target.count
+
+
+# -- answering and closing ---------------------------------------------------------------
+def answer_window(d: Decision, player: str, answer: str) -> None:
+    """Record the player's answer; close the window once everyone named has
+    answered, then carry out the phase end it held, if any."""
+    state = game(d)
+    window = state.reaction_window
+    held = window.context.get("held") if window is not None else None
+    d.emit(ReactionDeclared(by=player, answer=answer))
+    cursor = TimingCursor(state, player, None, Moment.now(state))
+    if TIMING.allows(cursor, "close_window"):
+        d.emit(ReactionWindowClosed(kind="stratagem"))
+        if held in ("next_phase", "end_turn"):
+            end_phase(d, held)
+
+
+# -- the end of the Movement phase ---------------------------------------------------------
+def decide_next_phase(d: Decision, cmd: NextPhase) -> None:
+    """CORE-PHASE-END-WINDOW: `next_phase`, held while the end of the Movement
+    phase has a stratagem window open."""
+    if not hold_phase_end(d, "next_phase"):
+        turns.decide_next_phase(d, cmd)
+
+
+def decide_end_turn(d: Decision, cmd: EndTurn) -> None:
+    """CORE-PHASE-END-WINDOW: `end_turn`, held while the end of the Movement
+    phase has a stratagem window open."""
+    if not hold_phase_end(d, "end_turn"):
+        turns.decide_end_turn(d, cmd)
+
+
+def hold_phase_end(d: Decision, command: PhaseEnd) -> bool:
+    """CORE-PHASE-END-WINDOW: ending the Movement phase opens the window for
+    "the end of your opponent's Movement phase" (Rapid Ingress) in that phase;
+    the phase ends when the window closes. Returns whether it was held."""
+    state = game(d)
+    if state.phase != "movement":
+        return False
+    moment = Moment(state.round, state.active_player, state.phase, "movement_phase_ended")
+    return open_stratagem_window(d, moment, held=command)
+
+
+def end_phase(d: Decision, command: PhaseEnd) -> None:
+    """Carry out the held `next_phase` or `end_turn` of the active player."""
+    state = game(d)
+    d.dest = d.ruleset.machine.fire(state, command)
+    if command == "next_phase":
+        turns.decide_next_phase(d, NextPhase(by=state.active_player))
+    else:
+        turns.decide_end_turn(d, EndTurn(by=state.active_player))
