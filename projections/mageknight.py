@@ -22,6 +22,10 @@ from projections.overlays import overlay
 
 ARC_REACH = 2.5
 FRONT, REAR, CONTACT, ENEMY_CONTACT = "#f9a825", "#78909c", "#2e7d32", "#d32f2f"
+ARCS = ((front_arc_polygon, FRONT, 0.12), (rear_arc_polygon, REAR, 0.08))
+"""How each arc is drawn: the front arc (MNT-45) and the rear arc (MNT-50)."""
+RIDER_LABEL = (0.4, -0.9)
+"""The rider's name goes below the centre dot, clear of the figure's own label."""
 
 
 @overlay("mageknight-2")
@@ -35,28 +39,12 @@ def mageknight_overlays(state: GameState, command: dict[str, Any] | None) -> Seq
     for fig in figures:
         base = body(state, fig)
         reach = ARC_REACH * (2 if acting in (fig.id, fig.rider) else 1)
-        rider = f"rider {fig.rider}" if fig.rider else ""
-        drawn.append(
-            Overlay(
-                front_arc_polygon(base, reach),
-                stroke=FRONT,
-                fill=FRONT,
-                opacity=0.12,
-                dashed=True,
-                label="",
+        rider = f"cavalry {fig.id} + {fig.rider}" if fig.rider else ""
+        for arc, colour, opacity in ARCS:
+            drawn.append(
+                Overlay(arc(base, reach), stroke=colour, fill=colour, opacity=opacity, dashed=True)
             )
-        )
-        drawn.append(
-            Overlay(
-                rear_arc_polygon(base, reach),
-                stroke=REAR,
-                fill=REAR,
-                opacity=0.08,
-                dashed=True,
-                label="",
-            )
-        )
-        drawn.append(Overlay(base.centre, stroke="#000", label=rider))
+        drawn.append(Overlay(base.centre, stroke="#000", label=rider, label_offset=RIDER_LABEL))
     for a, b in combinations(figures, 2):
         if in_contact(state, a, b):
             colour = ENEMY_CONTACT if is_opposing(a, b) else CONTACT

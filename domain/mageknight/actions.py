@@ -195,9 +195,37 @@ def check_path(
     return length
 
 
-def move_unit(
-    d: Decision, unit: Figure, path: Sequence[Point], facing: float, length: float
-) -> None:
-    """Move the unit's base (and with it, a cavalry unit's rider)."""
-    x, y = path[-1] if path else (unit.x or 0.0, unit.y or 0.0)
-    d.emit(FigureMoved(figure=unit.id, x=x, y=y, facing=facing, distance=length))
+@dataclass(frozen=True)
+class PlannedMove:
+    """A move checked against CORE-MK-MOVE, not yet made."""
+
+    path: tuple[Point, ...]
+    facing: float
+    length: float
+    end: Point
+
+
+def plan_move(
+    state: MageKnightState,
+    unit: Figure,
+    path: Sequence[Point],
+    facing: float | None,
+    *,
+    over_bases: bool = False,
+) -> PlannedMove:
+    """Check a move of the unit with its (mount's, MNT-38) speed; where it ends."""
+    chosen = chosen_facing(unit, facing)
+    length = check_path(state, unit, path, chosen, move_speed(state, unit), over_bases=over_bases)
+    end = path[-1] if path else (unit.x or 0.0, unit.y or 0.0)
+    return PlannedMove(tuple(path), chosen, length, end)
+
+
+def move_unit(d: Decision, unit: Figure, move: PlannedMove) -> None:
+    """Move the unit's base (and with it, a cavalry unit's rider); no path, no move."""
+    if move.path:
+        d.emit(
+            FigureMoved(
+                figure=unit.id, x=move.end[0], y=move.end[1], facing=move.facing,
+                distance=move.length,
+            )
+        )

@@ -74,35 +74,37 @@ def _attack_resolved(state: MageKnightState, fact: AttackResolved) -> None:
     """The numbers are on record; the damage follows as its own fact."""
 
 
-@applies(FigureDamaged)
-def _figure_damaged(state: MageKnightState, fact: FigureDamaged) -> None:
+DialTurned = FigureDamaged | FigureHealed | DialReset
+
+
+def _dial_turned(state: MageKnightState, fact: DialTurned) -> None:
+    """Damage, healing and a Dark Riders reset all leave the dial on `click`."""
     state.units[fact.figure].click = fact.click
 
 
-@applies(FigureHealed)
-def _figure_healed(state: MageKnightState, fact: FigureHealed) -> None:
-    state.units[fact.figure].click = fact.click
+applies(FigureDamaged)(_dial_turned)
+applies(FigureHealed)(_dial_turned)
+applies(DialReset)(_dial_turned)
 
 
-@applies(DialReset)
-def _dial_reset(state: MageKnightState, fact: DialReset) -> None:
-    state.units[fact.figure].click = fact.click
+def _take_off(state: MageKnightState, figure_id: str, condition: str | None = None) -> None:
+    """The figure leaves the table, with its tokens, and notes how."""
+    fig = state.units[figure_id]
+    fig.status = "removed"
+    fig.tokens = 0
+    fig.removed_in_turn_of = state.active_player
+    if condition is not None and condition not in fig.conditions:
+        fig.conditions.append(condition)
 
 
 @applies(FigureEliminated)
 def _figure_eliminated(state: MageKnightState, fact: FigureEliminated) -> None:
-    fig = state.units[fact.figure]
-    fig.status = "removed"
-    fig.tokens = 0
+    _take_off(state, fact.figure)
 
 
 @applies(FigureRemovedFromGame)
 def _figure_removed(state: MageKnightState, fact: FigureRemovedFromGame) -> None:
-    fig = state.units[fact.figure]
-    fig.status = "removed"
-    fig.tokens = 0
-    if "removed_from_game" not in fig.conditions:
-        fig.conditions.append("removed_from_game")
+    _take_off(state, fact.figure, "removed_from_game")
 
 
 @applies(RiderDismounted)
@@ -163,10 +165,7 @@ def _item_picked_up(state: MageKnightState, fact: ItemPickedUp) -> None:
 
 @applies(FigureCaptured)
 def _figure_captured(state: MageKnightState, fact: FigureCaptured) -> None:
-    fig = state.units[fact.figure]
-    fig.status = "removed"
-    fig.tokens = 0
-    fig.conditions.append(f"captured_by:{fact.by}")
+    _take_off(state, fact.figure, f"captured_by:{fact.by}")
 
 
 @applies(AbilityUsed)

@@ -7,8 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.errors import RuleViolation
-from domain.mageknight.actions import MOVEMENT_ABILITIES
-from domain.mageknight.figures import is_cavalry, opposing_in_contact
+from domain.mageknight.actions import (
+    MOVEMENT_ABILITIES,
+    PlannedMove,
+    check_can_be_given_action,
+    plan_move,
+)
+from domain.mageknight.commands import MoveThenAct
+from domain.mageknight.figures import is_cavalry, on_table, opposing_in_contact
 from domain.mageknight.state import Figure, MageKnightState
 
 
@@ -34,3 +40,17 @@ def check_abilities_for_action(use: Sequence[str], action: str) -> None:
     moving = [a for a in use if a in MOVEMENT_ABILITIES]
     if moving and action != "move":
         raise RuleViolation("MNT-88", f"{moving[0]} is a move ability; this is a {action} action")
+
+
+def check_benefit_action(
+    state: MageKnightState, cmd: MoveThenAct, benefit: str, out_of_contact: str, action: str
+) -> tuple[Figure, PlannedMove]:
+    """Every check before a move-and-act benefit is assigned: the unit may be given
+    an action, has the benefit, is out of contact (the `out_of_contact` clause,
+    A-MNT-23), uses only abilities of the `action` (MNT-88), and its move is legal
+    with the mount's speed (MNT-95, MNT-99). Returns the unit and its move."""
+    unit = check_can_be_given_action(state, on_table(state, cmd.figure), cmd.by)
+    check_has_benefit(unit, benefit)
+    check_not_in_contact(state, unit, out_of_contact)
+    check_abilities_for_action(cmd.use, action)
+    return unit, plan_move(state, unit, cmd.path, cmd.facing)

@@ -91,6 +91,23 @@ def link_cavalry_units(facts: list[Fact]) -> list[Fact]:
     return [UnitFielded(unit=raw[str(f.unit["id"])]) for f in facts if isinstance(f, UnitFielded)]
 
 
+def victory_points(state: MageKnightState) -> dict[str, int]:
+    """CORE-MK-SCORE: a player scores the points of each opposing figure that left
+    the table in their player turn; a mount removed from the game (MNT-63) counts
+    as eliminated unless `score_removed_from_game` is false (A-MNT-12). Riders and
+    mounts score separately, each its own points (MNT-24)."""
+    counts_removed = bool(state.options.get("score_removed_from_game", True))
+    scores = dict.fromkeys(state.players, 0)
+    for fig in state.units.values():
+        scorer = fig.removed_in_turn_of
+        if scorer is None or scorer == fig.owner or scorer not in scores:
+            continue
+        if "removed_from_game" in fig.conditions and not counts_removed:
+            continue
+        scores[scorer] += fig.points
+    return scores
+
+
 def army_points(state: MageKnightState) -> dict[str, int]:
     """MNT-24: the build total counts both the rider's and the mount's points."""
     totals = dict.fromkeys(state.players, 0)

@@ -3,20 +3,8 @@
 from __future__ import annotations
 
 from domain.decision import Decision
-from domain.mageknight.actions import (
-    assign_action,
-    check_can_be_given_action,
-    check_path,
-    chosen_facing,
-    finish_action,
-    move_speed,
-    move_unit,
-)
-from domain.mageknight.benefits import (
-    check_abilities_for_action,
-    check_has_benefit,
-    check_not_in_contact,
-)
+from domain.mageknight.actions import assign_action, finish_action, move_unit
+from domain.mageknight.benefits import check_benefit_action
 from domain.mageknight.combat import check_close_combat, resolve_attack
 from domain.mageknight.commands import Charge
 from domain.mageknight.dial import mk_state
@@ -31,15 +19,9 @@ def decide_charge(d: Decision, cmd: Charge) -> None:
     with the base named (rider or mount)."""
     state = mk_state(d)
     base = on_table(state, cmd.figure)
-    unit = check_can_be_given_action(state, base, cmd.by)
-    check_has_benefit(unit, "charge")
-    check_not_in_contact(state, unit, "MNT-97")
-    check_abilities_for_action(cmd.use, "close combat")
-    facing = chosen_facing(unit, cmd.facing)
-    length = check_path(state, unit, cmd.path, facing, move_speed(state, unit))
+    unit, move = check_benefit_action(state, cmd, "charge", "MNT-97", "close combat")
     started = assign_action(d, unit, "charge")
-    if cmd.path:
-        move_unit(d, unit, cmd.path, facing, length)
+    move_unit(d, unit, move)
     targets = check_close_combat(state, base, unit, cmd.targets, cmd.use)
     resolve_attack(d, base, unit, targets, "close")
     finish_action(d, started)

@@ -21,6 +21,7 @@ from domain.mageknight.dial import deal_damage, mk_state
 from domain.mageknight.figures import (
     Point,
     body,
+    gap,
     in_contact,
     is_cavalry,
     is_opposing,
@@ -139,13 +140,22 @@ def defense_value(
 
 
 def resolve_attack(
-    d: Decision, base: Figure, unit: Figure, targets: Sequence[Figure], kind: AttackKind
+    d: Decision,
+    base: Figure,
+    unit: Figure,
+    targets: Sequence[Figure],
+    kind: AttackKind,
+    aimed: str | None = None,
 ) -> None:
-    """Roll 2d6 once; each target is hit on 2d6 + attack + modifiers ≥ its defense."""
+    """Roll 2d6 once; each target is hit on 2d6 + attack + modifiers ≥ its defense.
+    `aimed`: the figure an area attack was aimed at (else the first target)."""
     state = mk_state(d)
+    aimed = aimed or targets[0].id
     roll = sum(d.roll(f"{kind} attack", 2, 6, subject=base.id))
     for target in targets:
-        modifier = rear_arc_bonus(state, unit, target) + horsemanship_penalty(state, target, kind)
+        modifier = rear_arc_bonus(state, unit, target) + horsemanship_penalty(
+            state, target, kind, aimed
+        )
         defense = defense_value(state, base, unit, target, kind)
         attack = attack_value(base)
         hit = roll + attack + modifier >= defense
@@ -183,7 +193,9 @@ def close_targets(
         check_opposing(unit, target)
         if not in_contact(state, unit, target):
             raise RuleViolation(
-                "CORE-MK-CONTACT", f"{target.id} is not in base contact with {unit.id}"
+                "CORE-MK-CONTACT",
+                f'{target.id} is {gap(state, unit, target):.2f}" from {unit.id}; '
+                "close combat needs base contact",
             )
         check_front_arc(state, unit, target)
     return targets
@@ -265,5 +277,5 @@ def decide_ranged_attack(d: Decision, cmd: RangedAttack) -> None:
     check_base_abilities(state, base, cmd.use)
     targets = ranged_targets(state, base, unit, on_table(state, cmd.target), cmd.area)
     started = assign_action(d, unit, "ranged_attack")
-    resolve_attack(d, base, unit, targets, "area" if cmd.area else "ranged")
+    resolve_attack(d, base, unit, targets, "area" if cmd.area else "ranged", cmd.target)
     finish_action(d, started)

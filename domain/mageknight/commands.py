@@ -104,37 +104,35 @@ class MountUp(Command):
     mount: str
 
 
-class Charge(Command):
+class MoveThenAct(Command):
+    """A benefit's single action: move the cavalry unit along `path` (waypoints
+    after the start; none: stay), face `facing`, then act (MNT-87)."""
+
+    figure: str
+    path: list[Point] = Field(default_factory=list)
+    facing: float | None = None
+    use: list[str] = Field(default_factory=list)
+
+
+class Charge(MoveThenAct):
     """Charge: move up to the mount's speed, then attack in close combat."""
 
     do: Literal["charge"] = "charge"
-    figure: str
-    path: list[Point] = Field(default_factory=list)
-    facing: float | None = None
     targets: list[str] = Field(min_length=1)
-    use: list[str] = Field(default_factory=list)
 
 
-class RideByShot(Command):
+class RideByShot(MoveThenAct):
     """Ride-by Shot: move up to the mount's speed, then the rider shoots."""
 
     do: Literal["ride_by_shot"] = "ride_by_shot"
-    figure: str
-    path: list[Point] = Field(default_factory=list)
-    facing: float | None = None
     target: str
-    use: list[str] = Field(default_factory=list)
 
 
-class Unhorse(Command):
+class Unhorse(MoveThenAct):
     """Unhorse: move into contact with an opposing cavalry unit and try to unseat its rider."""
 
     do: Literal["unhorse"] = "unhorse"
-    figure: str
-    path: list[Point] = Field(default_factory=list)
-    facing: float | None = None
     target: str
-    use: list[str] = Field(default_factory=list)
 
 
 class Trample(Command):

@@ -4,9 +4,11 @@ cavalry unit (MNT-51, MNT-55 … MNT-59, with MNT-120 … MNT-123 for Dark Rider
 
 from __future__ import annotations
 
+from typing import Literal
+
 from domain.decision import Decision
 from domain.mageknight.dark_riders import is_protected_mount, keeps_figure_in_saddle
-from domain.mageknight.figures import find_room, is_cavalry, members, rider_of, unit_of
+from domain.mageknight.figures import Point, find_room, is_cavalry, members, rider_of, unit_of
 from domain.mageknight.state import Figure, MageKnightState
 from events.mageknight import (
     DialReset,
@@ -99,6 +101,26 @@ def eliminate_mount_before_rider(d: Decision, mount: Figure, rider: Figure, reas
     if spot is None:
         remove_both(d, mount, rider)
         return
+    put_rider_beside(d, rider, mount, spot, "mount_eliminated")
+    d.emit(FigureEliminated(figure=mount.id, reason=reason))
+    d.cite(
+        "MNT-56",
+        f"{mount.id} was eliminated before its rider; {rider.id} is placed in "
+        f"contact with it at ({spot[0]:g}, {spot[1]:g}), then {mount.id} is removed",
+    )
+
+
+def put_rider_beside(
+    d: Decision,
+    rider: Figure,
+    mount: Figure,
+    spot: Point,
+    cause: Literal["dismount", "unhorsed", "mount_eliminated"],
+    *,
+    fresh: bool = False,
+) -> None:
+    """The rider leaves the saddle for its own base, at `spot` in contact with its
+    mount, facing as the mount does (MNT-56, MNT-75, MNT-76, MNT-106)."""
     d.emit(
         RiderDismounted(
             rider=rider.id,
@@ -106,14 +128,9 @@ def eliminate_mount_before_rider(d: Decision, mount: Figure, rider: Figure, reas
             x=spot[0],
             y=spot[1],
             facing=mount.facing or 0.0,
-            cause="mount_eliminated",
-        ),
-        FigureEliminated(figure=mount.id, reason=reason),
-    )
-    d.cite(
-        "MNT-56",
-        f"{mount.id} was eliminated before its rider; {rider.id} is placed in "
-        f"contact with it at ({spot[0]:g}, {spot[1]:g}), then {mount.id} is removed",
+            cause=cause,
+            fresh=fresh,
+        )
     )
 
 

@@ -90,11 +90,16 @@ def overlaps(a: Footprint, b: Footprint) -> bool:
     return bool(a.polygon.intersection(b.polygon).area > EPS)
 
 
+def gap(state: MageKnightState, a: Figure, b: Figure) -> float:
+    """The distance between two figures' bases (0 for the two figures of one unit)."""
+    if unit_of(state, a).id == unit_of(state, b).id:
+        return 0.0
+    return distance(body(state, a), body(state, b))
+
+
 def in_contact(state: MageKnightState, a: Figure, b: Figure) -> bool:
     """MNT-32, MNT-33: base contact, where a cavalry unit is one figure on its mount's base."""
-    if unit_of(state, a).id == unit_of(state, b).id:
-        return True
-    return is_touching(body(state, a), body(state, b))
+    return gap(state, a, b) <= EPS
 
 
 def opposing_in_contact(state: MageKnightState, fig: Figure) -> list[Figure]:

@@ -52,7 +52,9 @@ def turn_evil_mounts(d: Decision) -> None:
 
 
 def end_evil_allegiance(d: Decision) -> None:
-    """MNT-67: the Evil mount's allegiance lasts for the rest of that turn only."""
+    """MNT-67: a riderless Evil mount's allegiance lasts for the rest of that turn
+    only. A mount that a rider of its new side has mounted meanwhile stays with
+    that rider's cavalry unit (CORE-MK-EVIL)."""
     for fig in sorted(mk_state(d).units.values(), key=lambda f: f.id):
-        if fig.controller is not None:
+        if fig.controller is not None and fig.rider is None:
             d.emit(AllegianceChanged(figure=fig.id, controller=None))

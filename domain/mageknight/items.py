@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain.decision import Decision
 from domain.errors import InputError, RuleViolation
-from domain.geometry import Disc
+from domain.geometry import Disc, distance
 from domain.mageknight.actions import check_controls
 from domain.mageknight.commands import DropItem, PickUpItem
 from domain.mageknight.dial import mk_state
@@ -36,7 +36,9 @@ def check_item_in_contact(state: MageKnightState, fig: Figure, spot: Disc) -> No
         rule = "MNT-44" if fig.mount is not None else "CORE-MK-ITEMS"
         where = f"{fig.mount}'s base" if fig.mount is not None else f"{fig.id}'s base"
         raise RuleViolation(
-            rule, f"the item at ({spot.x:g}, {spot.y:g}) is not in contact with {where}"
+            rule,
+            f'the item at ({spot.x:g}, {spot.y:g}) is {distance(spot, base):.2f}" from '
+            f"{where}; it must be in contact",
         )
 
 
@@ -48,14 +50,21 @@ def item(state: MageKnightState, item_id: str) -> Item:
     return found
 
 
+def carrier_and_item(
+    state: MageKnightState, figure_id: str, item_id: str, player: str
+) -> tuple[Figure, Item]:
+    """The player's figure that drops or picks up, and the item (MNT-42, MNT-43)."""
+    fig = on_table(state, figure_id)
+    check_controls(unit_of(state, fig), player)
+    check_can_carry(fig)
+    return fig, item(state, item_id)
+
+
 @RULESET.handle(DropItem)
 def decide_drop_item(d: Decision, cmd: DropItem) -> None:
     """Drop a carried item at a spot in contact (MNT-42, MNT-44)."""
     state = mk_state(d)
-    fig = on_table(state, cmd.figure)
-    check_controls(unit_of(state, fig), cmd.by)
-    check_can_carry(fig)
-    thing = item(state, cmd.item)
+    fig, thing = carrier_and_item(state, cmd.figure, cmd.item, cmd.by)
     if cmd.item not in fig.items:
         raise InputError(f"{fig.id} does not carry {cmd.item}")
     spot = Disc(cmd.at[0], cmd.at[1], thing.size)
@@ -69,10 +78,7 @@ def decide_drop_item(d: Decision, cmd: DropItem) -> None:
 def decide_pick_up_item(d: Decision, cmd: PickUpItem) -> None:
     """Pick up an item lying in contact (MNT-43, MNT-44)."""
     state = mk_state(d)
-    fig = on_table(state, cmd.figure)
-    check_controls(unit_of(state, fig), cmd.by)
-    check_can_carry(fig)
-    thing = item(state, cmd.item)
+    fig, thing = carrier_and_item(state, cmd.figure, cmd.item, cmd.by)
     if thing.carried_by is not None or thing.x is None or thing.y is None:
         raise InputError(f"{cmd.item} is not lying on the table")
     check_item_in_contact(state, fig, Disc(thing.x, thing.y, thing.size))

@@ -11,7 +11,7 @@ from domain.mageknight.building import symbols_match
 from domain.mageknight.commands import MountUp
 from domain.mageknight.dark_riders import check_collector_pair, is_dark_rider
 from domain.mageknight.dial import mk_state
-from domain.mageknight.figures import in_contact, on_table
+from domain.mageknight.figures import gap, in_contact, on_table
 from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure, MageKnightState
 from events.mageknight import RiderMounted
@@ -37,7 +37,11 @@ def check_friendly_riderless_mount(
     if mount.controlled_by != player:
         raise RuleViolation("MNT-80", f"{mount.id} is not friendly to {player}")
     if not in_contact(state, rider, mount):
-        raise RuleViolation("MNT-80", f"{rider.id} is not in base contact with {mount.id}")
+        raise RuleViolation(
+            "MNT-80",
+            f'{rider.id} is {gap(state, rider, mount):.2f}" from {mount.id}; '
+            "mounting needs base contact",
+        )
 
 
 def check_mount_symbols(rider: Figure, mount: Figure) -> None:
@@ -57,8 +61,8 @@ def decide_mount(d: Decision, cmd: MountUp) -> None:
     """MNT-82 … MNT-86: the mount special action, assigned to the dismounted rider."""
     state = mk_state(d)
     rider, mount = on_table(state, cmd.figure), on_table(state, cmd.mount)
-    check_is_dismounted_rider(rider)
     check_can_be_given_action(state, rider, cmd.by)
+    check_is_dismounted_rider(rider)
     check_friendly_riderless_mount(state, rider, mount, cmd.by)
     check_mount_symbols(rider, mount)
     assign_action(d, rider, "mount", token=False)

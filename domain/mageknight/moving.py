@@ -7,11 +7,9 @@ from domain.mageknight.actions import (
     assign_action,
     check_can_be_given_action,
     check_move_abilities,
-    check_path,
-    chosen_facing,
     finish_action,
-    move_speed,
     move_unit,
+    plan_move,
 )
 from domain.mageknight.commands import Move
 from domain.mageknight.dial import mk_state
@@ -25,8 +23,7 @@ def decide_move(d: Decision, cmd: Move) -> None:
     state = mk_state(d)
     unit = check_can_be_given_action(state, on_table(state, cmd.figure), cmd.by)
     check_move_abilities(state, unit, cmd.use)
-    facing = chosen_facing(unit, cmd.facing)
-    length = check_path(state, unit, cmd.path, facing, move_speed(state, unit))
+    move = plan_move(state, unit, cmd.path, cmd.facing)
     started = assign_action(d, unit, "move")
-    move_unit(d, unit, cmd.path, facing, length)
+    move_unit(d, unit, move)
     finish_action(d, started)

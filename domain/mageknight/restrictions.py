@@ -18,7 +18,14 @@ from domain.mageknight.actions import (
 from domain.mageknight.commands import Capture, FreeSpin, UseAbility
 from domain.mageknight.dark_riders import is_dark_rider
 from domain.mageknight.dial import mk_state
-from domain.mageknight.figures import in_contact, is_cavalry, is_opposing, on_table, unit_of
+from domain.mageknight.figures import (
+    gap,
+    in_contact,
+    is_cavalry,
+    is_opposing,
+    on_table,
+    unit_of,
+)
 from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure
 from events.mageknight import AbilityUsed, FacingChanged, FigureCaptured
@@ -68,10 +75,13 @@ def decide_capture(d: Decision, cmd: Capture) -> None:
     unit = check_can_be_given_action(state, fig, cmd.by)
     check_cavalry_cannot_capture(fig)
     check_cavalry_cannot_be_captured(target)
-    if not is_opposing(unit, target) or not in_contact(state, unit, target):
+    if not is_opposing(unit, target):
+        raise RuleViolation("CORE-MK-CAPTURE", f"{target.id} is not an opposing figure")
+    if not in_contact(state, unit, target):
         raise RuleViolation(
             "CORE-MK-CAPTURE",
-            f"{target.id} must be an opposing figure in base contact with {fig.id}",
+            f'{target.id} is {gap(state, unit, target):.2f}" from {fig.id}; '
+            "capture needs base contact",
         )
     started = assign_action(d, unit, "capture")
     d.emit(FigureCaptured(figure=target.id, by=fig.id))

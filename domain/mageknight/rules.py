@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from domain.decision import Decision
 from domain.mageknight.actions import end_player_turn
-from domain.mageknight.building import army_points, link_cavalry_units
+from domain.mageknight.building import army_points, link_cavalry_units, victory_points
 from domain.mageknight.commands import MK_COMMANDS
 from domain.mageknight.intelligence import (
     end_evil_allegiance,
@@ -36,6 +36,7 @@ class MageKnight(Ruleset):
         "actions_per_turn": 3,
         "items": [],
         "dark_alliance_once_per": "unit",
+        "score_removed_from_game": True,
     }
 
     def initial_state(self, started: GameStarted) -> GameState:
@@ -69,10 +70,12 @@ class MageKnight(Ruleset):
         end_evil_allegiance(d)
 
     def view_extra(self, state: GameState, as_player: str | None) -> dict[str, Any]:
-        """The build totals (MNT-24), the items, and this turn's action count."""
+        """The build totals (MNT-24), the victory points, the items, and this
+        turn's action count."""
         assert isinstance(state, MageKnightState)
         return {
             "army_points": army_points(state),
+            "victory_points": victory_points(state),
             "items": {i: item.model_dump(mode="json") for i, item in sorted(state.items.items())},
             "actions_used": state.actions_used,
         }

@@ -80,6 +80,7 @@ class Figure(UnitState):
     acted: bool = False
     given_action: bool = False
     controller: str | None = None
+    removed_in_turn_of: str | None = None
 
     @field_validator("mount_type")
     @classmethod

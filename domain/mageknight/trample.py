@@ -15,11 +15,10 @@ from domain.mageknight.actions import (
     assign_action,
     check_can_be_given_action,
     check_move_abilities,
-    check_path,
     end_footprint,
     finish_action,
-    move_speed,
     move_unit,
+    plan_move,
 )
 from domain.mageknight.benefits import check_has_benefit
 from domain.mageknight.commands import Trample
@@ -85,12 +84,11 @@ def decide_trample(d: Decision, cmd: Trample) -> None:
     check_no_double_move(cmd.use)
     check_move_abilities(state, unit, cmd.use)
     check_through_front_arc(state, unit, cmd.to)
-    facing = unit.facing or 0.0
-    length = check_path(state, unit, [cmd.to], facing, move_speed(state, unit), over_bases=True)
-    area = swept_area(body(state, unit), end_footprint(unit, cmd.to, facing))
+    move = plan_move(state, unit, [cmd.to], None, over_bases=True)
+    area = swept_area(body(state, unit), end_footprint(unit, move.end, move.facing))
     victims = trampled(state, unit, area)
     started = assign_action(d, unit, "trample")
-    move_unit(d, unit, [cmd.to], facing, length)
+    move_unit(d, unit, move)
     for victim in victims:
         deal_pushing_damage(d, state.units[victim.id])
     finish_action(d, started)

@@ -6,37 +6,33 @@ from collections.abc import Sequence
 
 from domain.decision import Decision
 from domain.errors import RuleViolation
+from domain.geometry import EPS, distance
 from domain.mageknight.actions import (
     MOVEMENT_ABILITIES,
     assign_action,
-    check_can_be_given_action,
     check_move_abilities,
-    check_path,
-    chosen_facing,
     end_footprint,
     finish_action,
-    move_speed,
     move_unit,
 )
-from domain.mageknight.benefits import check_has_benefit, check_not_in_contact
+from domain.mageknight.benefits import check_benefit_action
 from domain.mageknight.combat import rider_attack_bonus
 from domain.mageknight.commands import Unhorse
 from domain.mageknight.dark_riders import can_be_unhorsed
-from domain.mageknight.dial import mk_state
+from domain.mageknight.dial import eliminate, mk_state, put_rider_beside
 from domain.mageknight.figures import (
     Point,
     body,
     find_room,
     is_cavalry,
     is_opposing,
-    is_touching,
     on_table,
     rider_of,
     unit_of,
 )
 from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure, MageKnightState
-from events.mageknight import FigureEliminated, RiderDismounted, RiderLost, TokensRemoved
+from events.mageknight import TokensRemoved
 
 UNHORSE_TARGET = 6
 
@@ -55,8 +51,11 @@ def check_ends_in_contact(
     victim = unit_of(state, target)
     if not is_cavalry(victim) or not is_opposing(unit, victim):
         raise RuleViolation("MNT-103", f"{target.id} is not an opposing cavalry unit")
-    if not is_touching(end_footprint(unit, end, facing), body(state, victim)):
-        raise RuleViolation("MNT-103", f"the move does not end in contact with {victim.id}")
+    apart = distance(end_footprint(unit, end, facing), body(state, victim))
+    if apart > EPS:
+        raise RuleViolation(
+            "MNT-103", f'the move ends {apart:.2f}" from {victim.id}, not in base contact'
+        )
     return victim
 
 
@@ -68,27 +67,14 @@ def unhorse_total(rider: Figure, die: int) -> int:
 def unseat(d: Decision, victim: Figure, rider: Figure) -> None:
     """MNT-106, MNT-107: the unhorsed rider becomes a dismounted rider placed in
     contact with its mount, or is eliminated if there is no room; the unit's
-    tokens come off (A-MNT-27)."""
-    state = mk_state(d)
-    d.emit(TokensRemoved(figures=(victim.id, rider.id), reason="unhorsed (A-MNT-27)"))
-    spot = find_room(state, rider, victim)
+    tokens come off either way (A-MNT-27, MNT-59)."""
+    spot = find_room(mk_state(d), rider, victim)
     if spot is None:
-        d.emit(
-            RiderLost(mount=victim.id, rider=rider.id),
-            FigureEliminated(figure=rider.id, reason="MNT-107: unhorsed with no room"),
-        )
+        eliminate(d, rider, "MNT-107: unhorsed with no room beside its mount")
         d.cite("MNT-107", f"no room for unhorsed {rider.id} beside {victim.id}: eliminated")
         return
-    d.emit(
-        RiderDismounted(
-            rider=rider.id,
-            mount=victim.id,
-            x=spot[0],
-            y=spot[1],
-            facing=victim.facing or 0.0,
-            cause="unhorsed",
-        )
-    )
+    d.emit(TokensRemoved(figures=(victim.id, rider.id), reason="unhorsed (A-MNT-27)"))
+    put_rider_beside(d, rider, victim, spot, "unhorsed")
     d.cite("MNT-106", f"{rider.id} is unhorsed and is now a dismounted rider")
 
 
@@ -97,18 +83,12 @@ def decide_unhorse(d: Decision, cmd: Unhorse) -> None:
     """MNT-101: a move action assigned while out of contact; then MNT-104 …
     MNT-105: 6 or more on 1d6 + rider bonus unhorses the opposing rider."""
     state = mk_state(d)
-    unit = check_can_be_given_action(state, on_table(state, cmd.figure), cmd.by)
-    check_has_benefit(unit, "unhorse")
-    check_not_in_contact(state, unit, "MNT-101")
     check_no_movement_abilities(cmd.use)
+    unit, move = check_benefit_action(state, cmd, "unhorse", "MNT-101", "move")
     check_move_abilities(state, unit, cmd.use)
-    facing = chosen_facing(unit, cmd.facing)
-    length = check_path(state, unit, cmd.path, facing, move_speed(state, unit))
-    end = cmd.path[-1] if cmd.path else (unit.x or 0.0, unit.y or 0.0)
-    victim = check_ends_in_contact(state, unit, end, facing, on_table(state, cmd.target))
+    victim = check_ends_in_contact(state, unit, move.end, move.facing, on_table(state, cmd.target))
     started = assign_action(d, unit, "unhorse")
-    if cmd.path:
-        move_unit(d, unit, cmd.path, facing, length)
+    move_unit(d, unit, move)
     own_rider, victim_rider = rider_of(state, unit), rider_of(state, victim)
     assert own_rider is not None and victim_rider is not None
     total = unhorse_total(own_rider, d.roll("unhorse", 1, 6, subject=unit.id)[0])

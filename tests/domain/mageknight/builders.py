@@ -90,6 +90,12 @@ def script(
     }
 
 
+def strip(x0: float, y0: float, x1: float, y1: float, name: str) -> Script:
+    """A rectangle of impassable terrain from (x0, y0) to (x1, y1)."""
+    return {"id": name, "kind": "impassable",
+            "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]}
+
+
 TO_ACTION = {"by": "red", "do": "next_phase"}
 """Red's first step: from its command phase to its action phase."""
 
@@ -100,9 +106,16 @@ def step(result: Result, index: int = -1) -> Result:
 
 
 def refused(result: Result, rule: str, index: int = -1) -> bool:
-    """Was the step refused, citing `rule`?"""
+    """Was the step refused, citing `rule`, with a message and no events?"""
     got = step(result, index)
-    return not got["accepted"] and got["rule"] == rule
+    return (
+        not got["accepted"] and got["rule"] == rule and bool(got["message"]) and not got["events"]
+    )
+
+
+def message(result: Result, index: int = -1) -> str:
+    """The message of one step."""
+    return str(step(result, index)["message"])
 
 
 def events(result: Result, index: int = -1) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .builders import TO_ACTION, cavalry, click, refused, warrior
+from .builders import TO_ACTION, cavalry, click, message, refused, warrior
 from .conftest import Facts, Run
 
 NEXT_RED_TURN = [{"by": "red", "do": "end_turn"}, {"by": "blue", "do": "end_turn"}, TO_ACTION]
@@ -34,9 +34,11 @@ def test_core_actions_per_turn_are_limited(run: Run) -> None:
     steps = [TO_ACTION, *(move(f"w{i}", (5 + 3 * i, 21)) for i in range(2)),
              move("w2", (11, 21))]
 
-    result, _ = run(units, steps, options={"actions_per_turn": 2})
+    result, state = run(units, steps, options={"actions_per_turn": 2})
 
     assert refused(result, "CORE-MK-ACTIONS-PER-TURN")
+    assert message(result) == "2 of 2 actions have been assigned this turn"
+    assert state.units["w2"].y == 20.0 and state.actions_used == 2
 
 
 def test_mnt_37_a_cavalry_unit_takes_no_pushing_damage_for_its_second_token(
@@ -59,9 +61,11 @@ def test_core_a_figure_with_two_tokens_cannot_act(run: Run) -> None:
     steps = [TO_ACTION, move("m1", (10, 12)), *NEXT_RED_TURN, move("m1", (10, 14)),
              *NEXT_RED_TURN, move("m1", (10, 16))]
 
-    result, _ = run(cavalry(), steps)
+    result, state = run(cavalry(), steps)
 
     assert refused(result, "CORE-MK-TWO-TOKENS")
+    assert message(result) == "m1 has 2 action tokens"
+    assert state.units["m1"].y == 14.0
 
 
 def test_core_tokens_come_off_figures_not_given_an_action(run: Run) -> None:

@@ -25,16 +25,24 @@ def test_mnt_46_the_attacker_chooses_the_riders_or_the_mounts_base(
     assert state.units[other].click == 0
 
 
-def test_mnt_47_line_of_fire_to_a_cavalry_unit_runs_to_its_mounts_centre(run: Run) -> None:
-    """MNT-47."""
+@pytest.mark.parametrize(("pillar", "blocked"), [((12, 12), True), ((12.6, 11.4), False)])
+def test_mnt_47_line_of_fire_to_a_cavalry_unit_runs_to_its_mounts_centre(
+    run: Run, pillar: tuple[float, float], blocked: bool
+) -> None:
+    """MNT-47: a pillar on the line to the mount's centre blocks, though the mount's
+    front corner is in sight; a pillar beside that line does not."""
+    x, y = pillar
     wall = {"id": "pillar", "kind": "blocking",
-            "polygon": [[11.8, 11.8], [12.2, 11.8], [12.2, 12.2], [11.8, 12.2]]}
+            "polygon": [[x - 0.2, y - 0.2], [x + 0.2, y - 0.2], [x + 0.2, y + 0.2],
+                        [x - 0.2, y + 0.2]]}
     units = [*cavalry(), warrior("b1", "blue", x=14, y=14, facing=225, range=8)]
-    steps = [*BLUE_TURN, {"by": "blue", "do": "ranged_attack", "figure": "b1", "target": "r1"}]
+    steps = [*BLUE_TURN, {"by": "blue", "do": "ranged_attack", "figure": "b1", "target": "r1",
+                          "dice": [6, 6]}]
 
-    result, _ = run(units, steps, terrain=[wall])
+    result, state = run(units, steps, terrain=[wall])
 
-    assert refused(result, "CORE-MK-LOF"), "the mount's front corner is in sight, its centre is not"
+    assert refused(result, "CORE-MK-LOF") is blocked
+    assert state.units["r1"].click == (0 if blocked else 2)
 
 
 def test_mnt_48_mnt_49_bombard_damages_both_rider_and_mount_by_the_mounts_centre(

@@ -31,25 +31,29 @@ def test_mnt_88_only_abilities_of_the_assigned_action_may_be_used(run: Run) -> N
     """MNT-88."""
     units = [*cavalry(benefits=["charge"], abilities=["flight"]), FOE]
 
-    result, _ = run(units, [TO_ACTION, charge([[10, 15]], use=["flight"])])
+    result, state = run(units, [TO_ACTION, charge([[10, 15]], use=["flight"])])
 
     assert refused(result, "MNT-88")
+    assert state.units["m1"].y == 10.0 and state.units["b1"].click == 0
 
 
 def test_mnt_97_charge_needs_the_unit_out_of_contact_when_assigned(run: Run) -> None:
     """MNT-97."""
     units = [*CHARGER, FOE, warrior("b2", "blue", x=10, y=8.25)]
 
-    result, _ = run(units, [TO_ACTION, charge([[10, 15]])])
+    result, state = run(units, [TO_ACTION, charge([[10, 15]])])
 
     assert refused(result, "MNT-97")
+    assert "in base contact with opposing b2" in result["steps"][-1]["message"]
+    assert state.units["m1"].y == 10.0 and state.actions_used == 0
 
 
 def test_mnt_97_a_unit_without_the_benefit_cannot_charge(run: Run) -> None:
     """MNT-97."""
-    result, _ = run([*cavalry(), FOE], [TO_ACTION, charge([[10, 15]])])
+    result, state = run([*cavalry(), FOE], [TO_ACTION, charge([[10, 15]])])
 
     assert refused(result, "CORE-MK-NO-BENEFIT")
+    assert state.units["m1"].y == 10.0
 
 
 def test_mnt_98_mnt_99_the_charge_move_uses_the_mounts_speed(run: Run) -> None:

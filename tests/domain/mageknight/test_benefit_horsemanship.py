@@ -35,3 +35,22 @@ def test_mnt_90_close_attacks_at_the_rider_are_not_penalised(run: Run, facts: Fa
     result, _ = run(units, steps)
 
     assert facts(result, "AttackResolved")[0].modifier == 0
+
+
+@pytest.mark.parametrize(("aimed", "rider_modifier"), [("r2", -2), ("w9", 0)])
+def test_mnt_90_in_an_area_attack_only_a_rider_aimed_at_gives_minus_2(
+    run: Run, facts: Facts, aimed: str, rider_modifier: int
+) -> None:
+    """MNT-90, MNT-49 (A-MNT-21): a rider caught by a Bombard aimed elsewhere is
+    not the target of a ranged attack "made against the rider's base"."""
+    units = [*cavalry("m2", "r2", "blue", benefits=["horsemanship"]),
+             warrior("w9", "blue", x=11.5, y=10),
+             warrior("w1", x=10, y=20, facing=270, range=12, abilities=["bombard"])]
+    steps = [{"by": "red", "do": "next_phase"},
+             {"by": "red", "do": "ranged_attack", "figure": "w1", "target": aimed,
+              "area": True, "dice": [3, 3]}]
+
+    result, _ = run(units, steps)
+
+    modifiers = {a.target: a.modifier for a in facts(result, "AttackResolved")}
+    assert modifiers == {"m2": 0, "r2": rider_modifier, "w9": 0}

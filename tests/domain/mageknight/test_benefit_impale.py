@@ -17,9 +17,10 @@ def test_mnt_91_the_rider_may_not_use_weapon_master(run: Run) -> None:
     steps = [TO_ACTION, {"by": "red", "do": "close_attack", "figure": "r1", "targets": ["b1"],
                          "use": ["weapon_master"]}]
 
-    result, _ = run(units, steps)
+    result, state = run(units, steps)
 
     assert refused(result, "MNT-91")
+    assert state.units["b1"].click == 0 and state.actions_used == 0
 
 
 @pytest.mark.parametrize(("named", "damage"), [("r1", 4), ("m1", 2)])

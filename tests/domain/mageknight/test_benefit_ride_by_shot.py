@@ -20,9 +20,10 @@ def test_mnt_93_ride_by_shot_needs_the_unit_out_of_contact(run: Run) -> None:
     """MNT-93."""
     units = [*RIDER, TARGET, warrior("b2", "blue", x=10, y=8.25)]
 
-    result, _ = run(units, [TO_ACTION, ride_by([[10, 17]])])
+    result, state = run(units, [TO_ACTION, ride_by([[10, 17]])])
 
     assert refused(result, "MNT-93")
+    assert state.units["m1"].y == 10.0 and state.units["b1"].click == 0
 
 
 def test_mnt_94_mnt_95_the_unit_moves_up_to_its_mounts_speed_then_shoots(
@@ -37,9 +38,11 @@ def test_mnt_94_mnt_95_the_unit_moves_up_to_its_mounts_speed_then_shoots(
 
 def test_mnt_95_the_move_is_limited_by_the_mounts_speed(run: Run) -> None:
     """MNT-95."""
-    result, _ = run([*RIDER, TARGET], [TO_ACTION, ride_by([[10, 18]])])
+    result, state = run([*RIDER, TARGET], [TO_ACTION, ride_by([[10, 18]])])
 
     assert refused(result, "CORE-MK-MOVE")
+    assert result["steps"][-1]["message"] == 'the path is 8.00" long; speed is 7'
+    assert state.units["m1"].y == 10.0
 
 
 def test_mnt_96_the_shot_uses_the_riders_base(run: Run, facts: Facts) -> None:

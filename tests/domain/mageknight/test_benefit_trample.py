@@ -20,25 +20,28 @@ def test_mnt_108_a_flying_unit_cannot_trample(run: Run) -> None:
     """MNT-108."""
     units = cavalry(y=4, benefits=["trample"], abilities=["flight"])
 
-    result, _ = run(units, [TO_ACTION, trample((10, 12))])
+    result, state = run(units, [TO_ACTION, trample((10, 12))])
 
     assert refused(result, "MNT-108")
+    assert state.units["m1"].y == 4.0
 
 
 def test_mnt_108_a_unit_on_elevated_terrain_cannot_trample(run: Run) -> None:
     """MNT-108."""
     hill = {"id": "hill", "kind": "elevated", "polygon": [[5, 0], [15, 0], [15, 6], [5, 6]]}
 
-    result, _ = run(TRAMPLER, [TO_ACTION, trample((10, 12))], terrain=[hill])
+    result, state = run(TRAMPLER, [TO_ACTION, trample((10, 12))], terrain=[hill])
 
     assert refused(result, "MNT-108")
+    assert state.units["m1"].y == 4.0
 
 
 def test_mnt_109_trample_may_not_use_double_move(run: Run) -> None:
     """MNT-109."""
-    result, _ = run(TRAMPLER, [TO_ACTION, trample((10, 12), use=["double_move"])])
+    result, state = run([*TRAMPLER, *CROWD], [TO_ACTION, trample((10, 12), use=["double_move"])])
 
     assert refused(result, "MNT-109")
+    assert state.units["m1"].y == 4.0 and state.units["b1"].click == 0
 
 
 def test_mnt_110_mnt_111_trample_goes_straight_through_the_front_arc(run: Run) -> None:
@@ -75,6 +78,7 @@ def test_mnt_114_each_ground_figure_passed_over_takes_1_pushing_damage(
 
 
 def test_a_mnt_30_trample_must_end_clear_of_other_bases(run: Run) -> None:
-    result, _ = run([*TRAMPLER, *CROWD], [TO_ACTION, trample((10, 9))])
+    result, state = run([*TRAMPLER, *CROWD], [TO_ACTION, trample((10, 9))])
 
     assert refused(result, "CORE-MK-MOVE")
+    assert state.units["m1"].y == 4.0 and state.units["b1"].click == 0

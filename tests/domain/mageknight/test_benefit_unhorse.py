@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .builders import TO_ACTION, cavalry, refused, warrior
+from .builders import TO_ACTION, cavalry, refused, strip, warrior
 from .conftest import Run
 
 LANCER = cavalry(benefits=["unhorse"], abilities=["flight"])
@@ -22,10 +22,6 @@ def unhorse(die: int | None = None, path: Any = INTO_CONTACT, target: str = "m2"
 
 def boxed_in_foe() -> list[dict[str, object]]:
     """Impassable strips on blue's mount's sides and rear."""
-    def strip(x0: float, y0: float, x1: float, y1: float, name: str) -> dict[str, object]:
-        return {"id": name, "kind": "impassable",
-                "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]}
-
     return [strip(8.5, 16.25, 9.375, 20, "left"), strip(10.625, 16.25, 11.5, 20, "right"),
             strip(9.375, 18.75, 10.625, 19.6, "rear")]
 
@@ -34,16 +30,18 @@ def test_mnt_101_unhorse_needs_the_unit_out_of_contact(run: Run) -> None:
     """MNT-101."""
     units = [*LANCER, *FOE, warrior("b1", "blue", x=10, y=8.25)]
 
-    result, _ = run(units, [TO_ACTION, unhorse(6)])
+    result, state = run(units, [TO_ACTION, unhorse(6)])
 
     assert refused(result, "MNT-101")
+    assert state.units["m1"].y == 10.0 and state.units["r2"].mount == "m2"
 
 
 def test_mnt_102_unhorse_may_not_use_movement_abilities(run: Run) -> None:
     """MNT-102."""
-    result, _ = run([*LANCER, *FOE], [TO_ACTION, unhorse(6, use=["flight"])])
+    result, state = run([*LANCER, *FOE], [TO_ACTION, unhorse(6, use=["flight"])])
 
     assert refused(result, "MNT-102")
+    assert state.units["m1"].y == 10.0 and state.units["r2"].mount == "m2"
 
 
 def test_mnt_103_the_move_must_end_in_contact_with_an_opposing_cavalry_unit(run: Run) -> None:
@@ -55,6 +53,8 @@ def test_mnt_103_the_move_must_end_in_contact_with_an_opposing_cavalry_unit(run:
     result, state = run(units, steps)
 
     assert refused(result, "MNT-103", 1) and refused(result, "MNT-103", 2)
+    assert result["steps"][1]["message"] == 'the move ends 1.00" from m2, not in base contact'
+    assert result["steps"][2]["message"] == "b1 is not an opposing cavalry unit"
     assert state.units["m1"].y == 10.0
 
 

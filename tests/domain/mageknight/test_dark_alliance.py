@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .builders import TO_ACTION, refused
+from .builders import TO_ACTION, message, refused
 from .conftest import Run
 from .test_dark_riders import dark_riders
 
@@ -53,6 +53,8 @@ def test_mnt_129_the_limit_may_be_per_player(run: Run) -> None:
     units[2]["rider"] = "dr2"
     steps = [ALLIANCE, {"by": "red", "do": "dark_alliance", "figure": "dm2"}]
 
-    result, _ = run(units, steps, options={"dark_alliance_once_per": "player"})
+    result, state = run(units, steps, options={"dark_alliance_once_per": "player"})
 
     assert refused(result, "MNT-129")
+    assert message(result) == "Dark Alliance was already used by dm in this command phase"
+    assert state.units["dr2"].click == 0

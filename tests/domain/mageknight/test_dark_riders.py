@@ -53,9 +53,10 @@ def test_mnt_116_mnt_117_rider_121a_rides_only_mount_121b(run: Run) -> None:
 
 def test_mnt_118_a_dark_riders_rider_cannot_dismount(run: Run) -> None:
     """MNT-118."""
-    result, _ = run(dark_riders(), [TO_ACTION, {"by": "red", "do": "dismount", "figure": "dm"}])
+    result, state = run(dark_riders(), [TO_ACTION, {"by": "red", "do": "dismount", "figure": "dm"}])
 
     assert refused(result, "MNT-118")
+    assert state.units["dr"].mount == "dm" and state.actions_used == 0
 
 
 def test_mnt_119_a_dark_riders_rider_cannot_be_unhorsed(run: Run) -> None:
@@ -101,6 +102,14 @@ def test_mnt_122_mnt_123_an_eliminated_dark_rider_stays_in_the_saddle(run: Run) 
 
 def test_mnt_124_dark_riders_may_use_their_sub_faction_ability_while_mounted(run: Run) -> None:
     """MNT-124."""
-    result, _ = run(dark_riders(click=1), [{"by": "red", "do": "dark_alliance", "figure": "dm"}])
+    units = [*dark_riders(click=1), *cavalry("m2", "r2", x=20, click=1,
+                                            rider_extra={"sub_faction": "wylden"})]
+    steps = [{"by": "red", "do": "dark_alliance", "figure": "dm"},
+             {"by": "red", "do": "dark_alliance", "figure": "m2"}]
+
+    result, state = run(units, steps)
 
     assert result["steps"][0]["accepted"]
+    assert state.units["dm"].click == 0 and state.units["dr"].click == 1
+    assert refused(result, "CORE-MK-NO-ABILITY", 1), "not a Dark Riders unit"
+    assert state.units["m2"].click == 1

@@ -33,9 +33,10 @@ def test_mnt_69_only_a_mount_with_a_rider_can_be_dismounted(run: Run) -> None:
     """MNT-69."""
     steps = [TO_ACTION, dismount(), {"by": "red", "do": "dismount", "figure": "m1"}]
 
-    result, _ = run(cavalry(), steps)
+    result, state = run(cavalry(), steps)
 
     assert refused(result, "MNT-69")
+    assert state.actions_used == 1 and state.units["r1"].mount is None
 
 
 def test_mnt_72_dismounting_is_a_special_action_of_the_unit(run: Run) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .builders import TO_ACTION, cavalry, warrior
+from .builders import TO_ACTION, cavalry, strip, warrior
 from .conftest import Run
 
 BLUE_TURN = [{"by": "red", "do": "end_turn"}, {"by": "blue", "do": "next_phase"}]
@@ -17,10 +17,6 @@ def hit(target: str) -> dict[str, object]:
 
 def boxed_in() -> list[dict[str, object]]:
     """Impassable strips around the mount's base at (10, 10), with a gap in front."""
-    def strip(x0: float, y0: float, x1: float, y1: float, name: str) -> dict[str, object]:
-        return {"id": name, "kind": "impassable",
-                "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]}
-
     return [strip(8.5, 7, 9.375, 11.25, "left"), strip(10.625, 7, 11.5, 11.25, "right"),
             strip(9.375, 7.9, 10.625, 8.75, "rear")]
 

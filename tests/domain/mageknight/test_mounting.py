@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .builders import TO_ACTION, cavalry, refused, warrior
+from .builders import TO_ACTION, cavalry, message, refused, warrior
 from .conftest import Run
 from .test_dismounting import dismount
 
@@ -24,9 +24,10 @@ def test_mnt_79_a_rider_already_on_a_mount_cannot_mount(run: Run) -> None:
     """MNT-79."""
     units = [*cavalry(), *cavalry("m2", "r2", x=11.25)]
 
-    result, _ = run(units, [TO_ACTION, mount_up("r1", "m2")])
+    result, state = run(units, [TO_ACTION, mount_up("r1", "m2")])
 
     assert refused(result, "MNT-79")
+    assert state.units["r1"].mount == "m1" and state.units["m2"].rider == "r2"
 
 
 def test_mnt_80_the_mount_must_be_friendly_riderless_and_in_contact(run: Run) -> None:
@@ -40,6 +41,7 @@ def test_mnt_80_the_mount_must_be_friendly_riderless_and_in_contact(run: Run) ->
 
     assert refused(result, "MNT-80", 2), "m2 is blue's and has a rider"
     assert refused(result, "MNT-80", 3), "r3 is not in contact with m1"
+    assert message(result, 3) == 'r3 is 2.11" from m1; mounting needs base contact'
     assert result["steps"][4]["accepted"]
 
 
@@ -47,9 +49,11 @@ def test_mnt_81_the_mount_symbols_must_match(run: Run) -> None:
     """MNT-81."""
     units = [*cavalry(), warrior("r3", rides=["pegasus"], x=10, y=8.25)]
 
-    result, _ = run(units, [TO_ACTION, dismount(), mount_up("r3", "m1")])
+    result, state = run(units, [TO_ACTION, dismount(), mount_up("r3", "m1")])
 
     assert refused(result, "MNT-81")
+    assert message(result) == "r3 rides pegasus; m1 is a battle_horse"
+    assert state.units["m1"].rider is None and state.units["r3"].mount is None
 
 
 def test_mnt_82_mounting_is_a_special_action_of_the_rider(run: Run) -> None:

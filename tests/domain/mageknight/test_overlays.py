@@ -23,6 +23,10 @@ def test_mnt_45_mnt_50_a_cavalry_unit_is_drawn_with_its_mounts_arcs_and_contact(
     assert len(arcs) == 4, "a front and a rear arc for the unit and for b1, not for the rider"
     mount_base = state.units["m1"].footprint()
     assert mount_base is not None
-    assert in_front_arc(mount_base, arcs[0].geometry.representative_point().coords[0])
+    front, rear = arcs[2].geometry, arcs[3].geometry  # b1's arcs come first, then m1's
+    assert not isinstance(front, tuple) and not isinstance(rear, tuple)
+    assert in_front_arc(mount_base, front.centroid.coords[0])
+    assert not in_front_arc(mount_base, rear.centroid.coords[0])
+    assert front.bounds[3] == 15.0, "the acting unit's arcs reach twice as far (5\")"
     assert any(o.stroke == "#d32f2f" for o in drawn), "an enemy contact line"
-    assert "rider r1" in svg and svg.startswith("<svg")
+    assert "cavalry m1 + r1" in svg and svg.startswith("<svg")
