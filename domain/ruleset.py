@@ -52,6 +52,9 @@ class Ruleset:
     last_round: ClassVar[int]
     #: Options a script may set, with their defaults.
     default_options: ClassVar[dict[str, Any]] = {}
+    #: Options whose list entries may name data files (YAML/JSON). The script
+    #: reader inlines them, read relative to the script, so rules never do I/O.
+    file_options: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self) -> None:
         self.handlers: dict[type[Command], Handler] = {}

@@ -77,8 +77,11 @@ class Script(BaseModel):
             raise ValueError("'judge' is a reserved role, not a player id")
         return value
 
+    #: Where relative file names in `options` are read from (the script's folder).
+    base_dir: Path = Field(default=Path("."), exclude=True)
+
     def setup(self) -> Setup:
-        """The game's set-up part."""
+        """The game's set-up part (file options read and inlined)."""
         return Setup(
             ruleset=self.ruleset,
             variant=self.variant,
@@ -87,8 +90,21 @@ class Script(BaseModel):
             terrain=tuple(self.terrain),
             players=tuple(self.players),
             units=tuple(self.units),
-            options=self.options,
+            options=inline_files(self.ruleset, self.options, self.base_dir),
         )
+
+
+def inline_files(ruleset: str, options: dict[str, Any], base_dir: Path) -> dict[str, Any]:
+    """Replace file names in the rule set's file options with the files' data."""
+    inlined = dict(options)
+    for name in find_ruleset(ruleset).file_options:
+        entries = inlined.get(name)
+        if isinstance(entries, list):
+            inlined[name] = [
+                read_data_file(base_dir / entry, name) if isinstance(entry, str) else entry
+                for entry in entries
+            ]
+    return inlined
 
 
 def parse_script(data: Any, source: str = "script") -> Script:
@@ -104,8 +120,9 @@ def parse_script(data: Any, source: str = "script") -> Script:
 
 
 def load_script(path: str | Path) -> Script:
-    """Read a YAML or JSON script file."""
-    return parse_script(read_data_file(path, "script"), str(path))
+    """Read a YAML or JSON script file (its file options are read beside it)."""
+    script = parse_script(read_data_file(path, "script"), str(path))
+    return script.model_copy(update={"base_dir": Path(path).resolve().parent})
 
 
 def split_step(step: Any) -> tuple[dict[str, Any] | None, list[int] | None, str | None]:

@@ -77,6 +77,7 @@ class W40K(Ruleset):
     commands = COMMANDS
     last_round = 5
     default_options: ClassVar[dict[str, Any]] = {"cp": 0, "catalogs": []}
+    file_options: ClassVar[tuple[str, ...]] = ("catalogs",)
     extra_machines: ClassVar[dict[str, TimingMachine]] = {"stratagem_timing": TIMING}
 
     def __init__(self) -> None:

@@ -168,3 +168,25 @@ def test_run_can_draw_every_step_for_judges(
     assert code == 0 and len(pictures) == 7
     refused = (tmp_path / "pictures" / "step-6.svg").read_text()
     assert "AMB-13" in refused and "<circle" in refused
+
+
+def test_catalog_files_are_read_beside_the_script_not_the_working_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "club"
+    folder.mkdir()
+    codex = Path(__file__).resolve().parents[1] / "domain" / "w40k" / "data" / "codex-test.yaml"
+    (folder / "codex.yaml").write_text(codex.read_text())
+    (folder / "game.yaml").write_text(
+        "ruleset: w40k-10\nboard: {width: 44, height: 60}\nplayers: [red, blue]\n"
+        "options: {catalogs: [codex.yaml]}\n")
+    (folder / "broken.yaml").write_text(
+        "ruleset: w40k-10\nboard: {width: 44, height: 60}\nplayers: [red, blue]\n"
+        "options: {catalogs: [nowhere.yaml]}\n")
+    monkeypatch.chdir(tmp_path)
+
+    code, _, err = run_cli(capsys, "run", str(folder / "game.yaml"), "--json")
+    broken, _, why = run_cli(capsys, "run", str(folder / "broken.yaml"))
+
+    assert code == 0, err
+    assert broken == 2 and "cannot read catalogs" in why and "nowhere.yaml" in why
