@@ -126,7 +126,9 @@ class Picture:
         )
 
 
-def draw_footprint(pic: Picture, shape: Footprint, colour: str, label: str) -> None:
+def draw_footprint(
+    pic: Picture, shape: Footprint, colour: str, label: str, label_at: tuple[float, float]
+) -> None:
     """A unit's outline with its front edge (or front tick) drawn thick."""
     if isinstance(shape, Rect):
         pic.polygon(shape.corners, stroke=colour, fill=colour, opacity=0.25, title=label)
@@ -138,8 +140,18 @@ def draw_footprint(pic: Picture, shape: Footprint, colour: str, label: str) -> N
         dx, dy = heading_vector(shape.facing)
         tip = (shape.x + dx * shape.radius, shape.y + dy * shape.radius)
         pic.line(shape.centre, tip, stroke=colour, width=3)
-    cx, cy = shape.centre
-    pic.text((cx + 0.3, cy + 0.3), label, size=10, colour="#000")
+    pic.text(label_at, label, size=10, colour="#000")
+
+
+def label_spot(
+    centre: tuple[float, float], taken: dict[tuple[float, float], int]
+) -> tuple[float, float]:
+    """Where a unit's label goes: beside its centre, stacked below any label that
+    already stands there (a rider drawn on its mount, say)."""
+    key = (round(centre[0], 1), round(centre[1], 1))
+    count = taken.get(key, 0)
+    taken[key] = count + 1
+    return centre[0] + 0.3, centre[1] + 0.3 - 0.9 * count
 
 
 def draw_overlay(pic: Picture, overlay: Overlay) -> None:
@@ -184,10 +196,12 @@ def board_svg(state: GameState, overlays: Sequence[Overlay] = (), caption: str =
         x, y = piece.polygon[0]
         pic.text((x, y - 0.8), f"{piece.id} ({piece.kind})", size=9)
     colours = {p: PALETTE[i % len(PALETTE)] for i, p in enumerate(state.players)}
+    labelled: dict[tuple[float, float], int] = {}
     for unit_id, unit in sorted(state.units.items()):
         shape = unit.footprint()
         if shape is not None:
-            draw_footprint(pic, shape, colours[unit.owner], unit_id)
+            draw_footprint(pic, shape, colours[unit.owner], unit_id,
+                           label_spot(shape.centre, labelled))
     for overlay in shapes:
         draw_overlay(pic, overlay)
     legend = "  ".join(f"{p}: {c}" for p, c in colours.items())
