@@ -389,7 +389,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_views(args: argparse.Namespace) -> int:
-    from projections.runner import StateViewProjection
+    from replay.views import StateViewProjection
 
     service = open_service(args.db)
     path = views_path(args.db)

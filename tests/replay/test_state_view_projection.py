@@ -8,9 +8,9 @@ from uuid import UUID
 import orjson
 
 from domain.ruleset import Setup
-from projections.runner import StateViewProjection
 from projections.state_view import state_view
 from replay.service import GameService
+from replay.views import StateViewProjection
 
 SETUP = Setup(ruleset="infinity-n4", board={"width": 48, "height": 48}, players=("a", "b"))
 
