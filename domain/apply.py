@@ -10,7 +10,14 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from domain.commands import META_COMMAND_NAMES
-from domain.state import UNDO_DEPTH, GameState, PlayerState, ReactionWindow, StepRef
+from domain.state import (
+    BOOKKEEPING,
+    UNDO_DEPTH,
+    GameState,
+    PlayerState,
+    ReactionWindow,
+    StepRef,
+)
 from events.base import Fact
 from events.core import (
     ClauseApplied,
@@ -115,13 +122,6 @@ def _window_closed(state: GameState, fact: ReactionWindowClosed) -> None:
     state.reaction_window = window.suspended if window is not None else None
 
 
-#: State fields an undo or redo keeps: the log's own bookkeeping, not the game.
-BOOKKEEPING = frozenset(
-    {"seed", "seed_commitment", "dice_index", "reusable_dice", "step", "live_steps",
-     "redo_stack"}
-)
-
-
 def restore(state: GameState, restored: dict[str, Any]) -> None:
     """Assign every game field of a recorded state (bookkeeping stays)."""
     recorded = type(state).model_validate(restored)
@@ -145,7 +145,7 @@ def _steps_redone(state: GameState, fact: StepsRedone) -> None:
     group = state.redo_stack[-1] if state.redo_stack else []
     state.redo_stack = state.redo_stack[:-1]
     state.live_steps = [*state.live_steps, *group]
-    state.reusable_dice = list(fact.restored.get("reusable_dice", []))
+    state.reusable_dice = state.reusable_dice[fact.reclaimed_dice :]
 
 
 @applies(RulingRecorded)

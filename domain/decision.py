@@ -47,19 +47,21 @@ class Decision:
     def roll(
         self, purpose: str, count: int = 1, sides: int = 6, subject: str | None = None
     ) -> tuple[int, ...]:
-        """Roll dice as a fact and return their values."""
-        values, source, first = self.dice.draw(count, sides)
-        self.emit(
-            DiceRolled(
-                purpose=purpose,
-                sides=sides,
-                values=values,
-                source=source,
-                first_index=first,
-                subject=subject,
+        """Roll dice as facts (one per source) and return their values."""
+        rolled: tuple[int, ...] = ()
+        for values, source, first in self.dice.draw(count, sides):
+            self.emit(
+                DiceRolled(
+                    purpose=purpose,
+                    sides=sides,
+                    values=values,
+                    source=source,
+                    first_index=first,
+                    subject=subject,
+                )
             )
-        )
-        return values
+            rolled += values
+        return rolled
 
     def cite(self, rule: str, message: str) -> None:
         """Note that a clause decided something on this (accepted) step."""

@@ -17,6 +17,8 @@ from typing import Literal
 from domain.errors import InputError
 
 DiceSourceKind = Literal["digital", "physical", "reused"]
+#: Some dice drawn: their values, where they came from, the first digital index.
+Draw = tuple[tuple[int, ...], DiceSourceKind, "int | None"]
 
 SEED_DOMAIN = "warledger-seed-v1:"
 
@@ -44,9 +46,10 @@ def digital_die(seed: int, index: int, sides: int = 6) -> int:
 class DiceSource:
     """Where a decision's dice come from.
 
-    Physical dice given with the step are used first, in order, and must all
-    be used. Otherwise values queued by an undo are reused before any new
-    digital die is derived, so undoing never buys a player fresh dice.
+    Values queued by an undo are served first, whatever the roll is for, so
+    undoing never buys a player fresh dice. Then physical dice given with the
+    step are used, in order, and must all be used; otherwise digital dice are
+    derived from the seed.
     """
 
     def __init__(
@@ -61,8 +64,34 @@ class DiceSource:
         self.physical: deque[int] | None = deque(physical) if physical is not None else None
         self.reusable = deque(reusable)
 
-    def draw(self, count: int, sides: int) -> tuple[tuple[int, ...], DiceSourceKind, int | None]:
-        """Draw `count` dice: (values, source, first digital index or None)."""
+    def draw(self, count: int, sides: int) -> list[Draw]:
+        """Draw `count` dice, as one or two parts: (values, source, first index or None).
+
+        Dice queued by an undo come first (a part of kind "reused"); the rest
+        are the step's physical dice, or digital ones. A step may not supply
+        dice while undone dice are queued: they would let a player re-roll.
+        """
+        parts: list[Draw] = []
+        reused = self._take_reusable(count, sides)
+        if reused:
+            parts.append((reused, "reused", None))
+        rest = count - len(reused)
+        if rest:
+            parts.append(self._draw_fresh(rest, sides))
+        return parts
+
+    def _take_reusable(self, count: int, sides: int) -> tuple[int, ...]:
+        if self.reusable and self.physical is not None:
+            raise InputError(
+                f"{len(self.reusable)} dice of undone steps are queued and are used first; "
+                "this step may not supply dice of its own"
+            )
+        taken: list[int] = []
+        while self.reusable and len(taken) < count and 1 <= self.reusable[0] <= sides:
+            taken.append(self.reusable.popleft())
+        return tuple(taken)
+
+    def _draw_fresh(self, count: int, sides: int) -> Draw:
         if self.physical is not None:
             if len(self.physical) < count:
                 raise InputError(
@@ -74,10 +103,6 @@ class DiceSource:
                 if not 1 <= value <= sides:
                     raise InputError(f"a d{sides} cannot show {value}")
             return values, "physical", None
-        if len(self.reusable) >= count and all(
-            1 <= v <= sides for v in list(self.reusable)[:count]
-        ):
-            return tuple(self.reusable.popleft() for _ in range(count)), "reused", None
         first = self.next_index
         values = tuple(digital_die(self.seed, first + i, sides) for i in range(count))
         self.next_index += count

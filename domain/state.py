@@ -78,6 +78,13 @@ class StepRef(StateModel):
 #: How many recent steps can be undone; older ones are settled.
 UNDO_DEPTH = 64
 
+#: State fields an undo or redo keeps: the log's own bookkeeping, not the game.
+#: They are left out of the states an undo or redo records (the seed is secret).
+BOOKKEEPING = frozenset(
+    {"seed", "seed_commitment", "dice_index", "reusable_dice", "step", "live_steps",
+     "redo_stack"}
+)
+
 
 class GameState(StateModel):
     """Everything a decision needs to know about a game."""

@@ -11,14 +11,14 @@ back, with exactly their old results, while no new step has been taken since.
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
 from domain.commands import Command, Who
 from domain.decision import Decision
 from domain.errors import RuleViolation
-from domain.state import StepRef
+from domain.state import BOOKKEEPING, GameState, StepRef
 from events.core import DiceRolled, ReactionDeclared, ReactionWindowClosed, ReactionWindowOpened
 from events.undo import RulingRecorded, StepsRedone, StepsUndone
 
@@ -146,36 +146,45 @@ def decide_consent(d: Decision, command: Consent) -> None:
 
 
 def undo(d: Decision, steps: tuple[int, ...], requester: str, consenter: str) -> None:
-    """Return to the state before the first undone step; queue its digital dice."""
-    restored = d.history.state_before(steps[0])
-    dice = [
-        value
-        for step in steps
-        for fact in d.history.facts_of(step)
-        if isinstance(fact, DiceRolled) and fact.source in ("digital", "reused")
-        for value in fact.values
-    ]
+    """Return to the state before the first undone step; queue all its dice."""
     d.emit(
         StepsUndone(
             steps=steps,
             requested_by=requester,
             consented_by=consenter,
-            restored=restored.model_dump(mode="json"),
-            reused_dice=tuple(dice),
+            restored=recorded(d.history.state_before(steps[0])),
+            reused_dice=dice_of(d, steps),
         )
     )
 
 
 def redo(d: Decision, steps: tuple[int, ...], requester: str, consenter: str) -> None:
-    """Return to the state after the last redone step, exactly as it was."""
-    restored = d.history.state_after(steps[-1])
+    """Return to the state after the last redone step, exactly as it was; its
+    dice, queued by the undo, leave the queue."""
     d.emit(
         StepsRedone(
             steps=steps,
             requested_by=requester,
             consented_by=consenter,
-            restored=restored.model_dump(mode="json"),
+            restored=recorded(d.history.state_after(steps[-1])),
+            reclaimed_dice=len(dice_of(d, steps)),
         )
+    )
+
+
+def recorded(state: GameState) -> dict[str, Any]:
+    """A state as an undo or redo records it: the game, not the log's bookkeeping."""
+    return state.model_dump(mode="json", exclude=set(BOOKKEEPING))
+
+
+def dice_of(d: Decision, steps: tuple[int, ...]) -> tuple[int, ...]:
+    """Every die the steps rolled, in order (digital, physical or reused)."""
+    return tuple(
+        value
+        for step in steps
+        for fact in d.history.facts_of(step)
+        if isinstance(fact, DiceRolled)
+        for value in fact.values
     )
 
 

@@ -44,12 +44,19 @@ class Fact(BaseModel):
                 return False
         return True
 
+    def redacted_for(self, player: str, hidden_units: frozenset[str]) -> Fact | None:
+        """This fact as `player` may see it: itself, a redacted copy, or None."""
+        return self if self.visible_to(player, hidden_units) else None
+
     def payload(self) -> JsonDict:
         """The fact as JSON-ready data, with its class version (for storage)."""
         data = self.model_dump(mode="json")
         data["class_version"] = type(self).class_version
         return data
 
+
+#: Conditions that hide a unit (its existence and position) from its opponents.
+HIDDEN_CONDITIONS = frozenset({"hidden_deployment"})
 
 #: Field names that name units; facts naming a hidden unit there are hidden.
 UNIT_FIELDS = ("unit", "unit_id", "units", "trooper", "figure", "subject", "target", "targets")

@@ -11,7 +11,21 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from events.base import Fact, fact
+from events.base import HIDDEN_CONDITIONS, Fact, fact
+
+
+def restored_for(
+    restored: dict[str, Any], player: str, hidden_units: frozenset[str]
+) -> dict[str, Any]:
+    """A recorded state without the units `player` may not know about."""
+    units = {
+        unit_id: unit
+        for unit_id, unit in restored.get("units", {}).items()
+        if unit_id not in hidden_units
+        and (unit.get("owner") == player
+             or not HIDDEN_CONDITIONS.intersection(unit.get("conditions", [])))
+    }
+    return {**restored, "units": units}
 
 
 @fact
@@ -24,8 +38,14 @@ class StepsUndone(Fact):
     consented_by: str
     restored: dict[str, Any] = Field(description="the state before the first undone step")
     reused_dice: tuple[int, ...] = Field(
-        default=(), description="digital dice of the undone steps, served first to next rolls"
+        default=(), description="dice of the undone steps, served first to the next rolls"
     )
+
+    def redacted_for(self, player: str, hidden_units: frozenset[str]) -> Fact | None:
+        """The restored state without units hidden from `player`."""
+        return self.model_copy(
+            update={"restored": restored_for(self.restored, player, hidden_units)}
+        )
 
 
 @fact
@@ -37,6 +57,15 @@ class StepsRedone(Fact):
     requested_by: str
     consented_by: str
     restored: dict[str, Any] = Field(description="the state after the last redone step")
+    reclaimed_dice: int = Field(
+        default=0, description="how many queued dice the redone steps take back"
+    )
+
+    def redacted_for(self, player: str, hidden_units: frozenset[str]) -> Fact | None:
+        """The restored state without units hidden from `player`."""
+        return self.model_copy(
+            update={"restored": restored_for(self.restored, player, hidden_units)}
+        )
 
 
 @fact

@@ -14,9 +14,7 @@ import orjson
 
 from domain.ruleset import find_ruleset
 from domain.state import GameState
-
-#: Conditions that hide a unit (position and existence) from its opponents.
-HIDDEN_CONDITIONS = frozenset({"hidden_deployment"})
+from events.base import HIDDEN_CONDITIONS
 
 
 def state_view(state: GameState, as_player: str | None = None) -> dict[str, Any]:

@@ -39,6 +39,8 @@ def export_lines(
             yield {"version": event.originator_version, "step": event.step,
                    "timestamp": event.timestamp.isoformat(), "prev_hash": event.prev_hash,
                    "hash": event.hash, "fact": event.fact.payload()}
-        elif event.fact.visible_to(as_player, hidden_from(game.state, as_player)):
-            yield {"version": event.originator_version, "step": event.step,
-                   "timestamp": event.timestamp.isoformat(), "fact": event.fact.payload()}
+        else:
+            seen = event.fact.redacted_for(as_player, hidden_from(game.state, as_player))
+            if seen is not None:
+                yield {"version": event.originator_version, "step": event.step,
+                       "timestamp": event.timestamp.isoformat(), "fact": seen.payload()}

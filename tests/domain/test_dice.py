@@ -43,7 +43,7 @@ def test_the_commitment_hides_the_seed_behind_sha256() -> None:
 def test_digital_draws_advance_the_index() -> None:
     source = DiceSource(seed=5, next_index=10)
 
-    values, kind, first = source.draw(3, 6)
+    [(values, kind, first)] = source.draw(3, 6)
 
     assert (kind, first, source.next_index) == ("digital", 10, 13)
     assert values == tuple(digital_die(5, 10 + i) for i in range(3))
@@ -52,7 +52,7 @@ def test_digital_draws_advance_the_index() -> None:
 def test_physical_dice_are_used_in_order_and_must_all_be_used() -> None:
     source = DiceSource(seed=5, next_index=0, physical=[6, 1, 4])
 
-    assert source.draw(2, 6) == ((6, 1), "physical", None)
+    assert source.draw(2, 6) == [((6, 1), "physical", None)]
     with pytest.raises(InputError, match="1 more dice than it rolled"):
         source.check_all_used()
 
@@ -70,8 +70,25 @@ def test_a_physical_die_must_show_a_face() -> None:
 def test_reused_dice_come_before_new_digital_ones() -> None:
     source = DiceSource(seed=0, next_index=4, reusable=[2, 5])
 
-    assert source.draw(2, 6) == ((2, 5), "reused", None)
-    assert source.draw(1, 6)[1:] == ("digital", 4)
+    assert source.draw(2, 6) == [((2, 5), "reused", None)]
+    assert source.draw(1, 6)[0][1:] == ("digital", 4)
+
+
+def test_a_roll_larger_than_the_queue_takes_the_queue_then_fresh_dice() -> None:
+    source = DiceSource(seed=0, next_index=4, reusable=[3])
+
+    parts = source.draw(2, 6)
+
+    assert parts[0] == ((3,), "reused", None)
+    assert parts[1][1:] == ("digital", 4) and len(parts[1][0]) == 1
+    assert not source.reusable
+
+
+def test_dice_may_not_be_supplied_while_undone_dice_are_queued() -> None:
+    source = DiceSource(seed=0, next_index=0, physical=[6], reusable=[1])
+
+    with pytest.raises(InputError, match="dice of undone steps are queued"):
+        source.draw(1, 6)
 
 
 def test_a_step_with_dice_it_does_not_roll_is_refused_with_input(play) -> None:  # type: ignore[no-untyped-def]

@@ -225,3 +225,56 @@ def test_audit_quotes_the_clause_in_english_or_the_original(
 
     assert ("no se utiliza en CodeOne" in text) == lang
     assert ("not used in CodeOne" in text) != lang
+
+
+def test_undo_undo_redo_keeps_the_first_undone_dice_queued(
+    backend_service: GameService,
+) -> None:
+    game_id = backend_service.start(SETUP)
+    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+    backend_service.handle(game_id, {"do": "end_turn", "by": "red"})
+    backend_service.handle(game_id, {"do": "end_turn", "by": "blue"})
+    first = rolled(backend_service, game_id)
+    undo(backend_service, game_id)  # the roll
+    undo(backend_service, game_id, by="blue", consenter="red")  # blue's end_turn
+
+    backend_service.handle(game_id, {"do": "request_redo", "by": "blue"})
+    backend_service.handle(game_id, {"do": "consent", "by": "red", "accept": True})
+
+    assert backend_service.load(game_id).state.reusable_dice == [first]
+    assert rolled(backend_service, game_id) == first
+    assert verify_game(backend_service, game_id).ok
+
+
+def test_physical_dice_of_an_undone_step_are_served_again(service: GameService) -> None:
+    game_id = service.start(SETUP)
+    service.handle(game_id, {"do": "roll", "by": "red"}, [1])
+    undo(service, game_id)
+
+    fishing = service.handle(game_id, {"do": "roll", "by": "red"}, [6])
+    again = service.handle(game_id, {"do": "roll", "by": "red"})
+
+    assert (fishing.accepted, fishing.rule) == (False, "INPUT")
+    assert fishing.message is not None and "queued" in fishing.message
+    assert again.accepted and again.message == "rolled 1"
+
+
+def test_undo_facts_carry_no_seed_and_no_hidden_unit_into_player_exports(
+    service: GameService,
+) -> None:
+    from replay.export import export_lines
+    from tests.replay.test_secrets import HIDDEN_SETUP
+
+    game_id = service.start(HIDDEN_SETUP)
+    service.handle(game_id, {"do": "next_phase", "by": "pano"})
+    service.handle(game_id, {"do": "request_undo", "by": "pano"})
+    service.handle(game_id, {"do": "consent", "by": "nomads", "accept": True})
+
+    pano = "\n".join(str(line) for line in export_lines(service.stored_events(game_id), "pano"))
+    undone = [line["fact"] for line in export_lines(service.stored_events(game_id))
+              if line["fact"]["type"] == "StepsUndone"]
+
+    assert "StepsUndone" in pano and "fusilier" in pano
+    assert "sniper-hd" not in pano and "123456789" not in pano
+    assert "sniper-hd" in undone[0]["restored"]["units"]  # the full export keeps it
+    assert "seed" not in undone[0]["restored"]  # an undo records no bookkeeping
