@@ -16,7 +16,7 @@ Who = Literal["active", "reactor", "any"]
 class Command(BaseModel):
     """Base of every command."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     #: Who may issue it: the active player, a player answering a window, anyone.
     who: ClassVar[Who] = "active"

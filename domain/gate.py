@@ -11,6 +11,8 @@ must discard if the command is refused.
 
 from __future__ import annotations
 
+import orjson
+
 from domain.commands import Command
 from domain.decision import Decision
 from domain.dice import DiceSource
@@ -33,6 +35,7 @@ def decide(
     history: History | None = None,
 ) -> list[Fact]:
     """Decide one command: the facts it produces, or a `RuleViolation`."""
+    check_storable(command)
     check_allowed_now(ruleset, state, command)
     d = Decision(ruleset, state, dice, history)
     d.emit(
@@ -52,6 +55,15 @@ def decide(
     handler(d, command)
     dice.check_all_used()
     return d.facts
+
+
+def check_storable(command: Command) -> None:
+    """Gate 1 (INPUT): every value of the command can be stored and hashed as JSON
+    (whole numbers fit in 64 bits; no infinities or NaN)."""
+    try:
+        orjson.dumps(command.record())
+    except orjson.JSONEncodeError as error:
+        raise InputError(f"a value of this {command.do} step cannot be recorded: {error}") from None
 
 
 def check_allowed_now(ruleset: Ruleset, state: GameState, command: Command) -> None:

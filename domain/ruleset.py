@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from domain.commands import CORE_COMMANDS, Command
 from domain.decision import Decision
@@ -28,6 +28,8 @@ Handler = Callable[[Decision, Any], None]
 
 class Setup(BaseModel):
     """A new game's set-up, as a script or API call gives it."""
+
+    model_config = ConfigDict(allow_inf_nan=False)
 
     ruleset: str
     variant: str | None = None

@@ -20,7 +20,7 @@ UnitStatus = Literal["reserve", "on_table", "removed"]
 class StateModel(BaseModel):
     """Base of every piece of state: mutable, but only declared fields."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=False)
+    model_config = ConfigDict(extra="forbid", validate_assignment=False, allow_inf_nan=False)
 
 
 class UnitState(StateModel):

@@ -15,7 +15,7 @@ TerrainKind = Literal["clear", "hindering", "blocking", "impassable", "elevated"
 class Board(BaseModel):
     """The table, in inches; the origin is its bottom-left corner."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
     width: float = Field(gt=0)
     height: float = Field(gt=0)
 
@@ -23,7 +23,7 @@ class Board(BaseModel):
 class TerrainPiece(BaseModel):
     """A terrain polygon. `kind` decides what it blocks (docs/script-format.md)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
     id: str = Field(min_length=1)
     kind: TerrainKind
     polygon: tuple[Point, ...] = Field(min_length=3)

@@ -63,7 +63,7 @@ def chain_hash(body: dict[str, Any]) -> str:
 class GameSnapshot(BaseModel):
     """A disposable copy of a game's state at a version (rebuilt from events)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     originator_id: UUID
     originator_version: int

@@ -124,7 +124,12 @@ class GameService(Application[UUID]):
         self, game_id: UUID, command: Command | dict[str, Any],
         dice: Sequence[int] | None = None,
     ) -> Outcome:
-        """Decide and record one command. Never raises for a refused command."""
+        """Decide and record one command; a refused command is an `Outcome`, not an error.
+
+        Anything else that goes wrong (a storage failure, a bug) is raised,
+        after the working game has been thrown away, so nothing half-done is
+        ever decided on.
+        """
         try:
             return self._decide_and_save(game_id, command, dice)
         except RuleViolation as refusal:
@@ -158,11 +163,11 @@ class GameService(Application[UUID]):
                 reusable=state.reusable_dice,
             )
             facts = decide(game.ruleset, state, parsed, source, self.history(game_id))
+            game.record(facts, self.clock(), step=game.state.step)
+            self._save(game)
         except BaseException:
-            self._cache.pop(game_id, None)  # the working state may be half-changed
+            self._cache.pop(game_id, None)  # the working game may be half-changed
             raise
-        game.record(facts, self.clock(), step=game.state.step)
-        self._save(game)
         cited = [f for f in facts if isinstance(f, ClauseApplied)]
         return Outcome(
             True,

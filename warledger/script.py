@@ -27,7 +27,7 @@ RULESETS = ("t9a", "infinity-n4", "mageknight-2", "w40k-10")
 class Expectation(BaseModel):
     """What an example script expects of one step (checked by the test suite)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     step: int = Field(ge=0)
     accepted: bool
@@ -40,7 +40,7 @@ class Expectation(BaseModel):
 class Script(BaseModel):
     """A game script (schema: `warledger schema script`)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     ruleset: str = Field(description="t9a | infinity-n4 | mageknight-2 | w40k-10")
     variant: str | None = Field(default=None, description="e.g. codeone for Infinity")

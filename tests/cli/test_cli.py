@@ -48,6 +48,9 @@ def test_run_json_follows_the_contract(capsys: pytest.CaptureFixture[str]) -> No
     ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a]\nunits: [{id: u, owner: z}]\n",
      "owner 'z' is not a player"),
     ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a]\ncolour: red\n", "colour"),
+    ("ruleset: t9a\nboard: {width: .inf, height: 9}\nplayers: [a]\n", "finite number"),
+    ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a]\n"
+     "units: [{id: u, owner: a, x: .nan}]\n", "finite number"),
 ])
 def test_a_malformed_script_exits_2_with_one_line(
     text: str, fragment: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -190,3 +193,23 @@ def test_catalog_files_are_read_beside_the_script_not_the_working_directory(
 
     assert code == 0, err
     assert broken == 2 and "cannot read catalogs" in why and "nowhere.yaml" in why
+
+
+def test_unstorable_values_are_refused_with_input_and_leave_the_game_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "values.yaml"
+    db = str(tmp_path / "values.db")
+    script.write_text(
+        "ruleset: w40k-10\nboard: {width: 44, height: 60}\nplayers: [a, b]\n"
+        "steps:\n  - {by: a, do: request_undo, steps: 1180591620717411303424}\n"
+        "  - {by: a, do: move, unit: u, x: .nan, y: 1}\n"
+        "  - {by: a, do: end_turn}\n")
+
+    code, out, _ = run_cli(capsys, "run", str(script), "--json", "--db", db)
+
+    steps = orjson.loads(out)["steps"]
+    assert code == 0 and [s["rule"] for s in steps[:2]] == ["INPUT", "INPUT"]
+    assert "cannot be recorded" in steps[0]["message"]
+    assert steps[2]["accepted"] is True
+    assert run_cli(capsys, "verify", db, "last")[0] == 0
