@@ -127,13 +127,36 @@ class Game:
         )
 
 
+class SnapshotMismatchError(Exception):
+    """A stored snapshot does not link to the event that follows it."""
+
+
 def project_game(game: Game | None, events: Iterable[GameEvent | GameSnapshot]) -> Game | None:
-    """Fold stored events (and at most one leading snapshot) into a game."""
+    """Fold stored events (and at most one leading snapshot) into a game.
+
+    The first event after a snapshot must link to the snapshot's head hash;
+    if not, the snapshot is not of this log (`SnapshotMismatchError`), and the
+    caller replays without it. `verify` checks snapshots in full.
+    """
+    from_snapshot = False
     for event in events:
         if isinstance(event, GameSnapshot):
-            game = Game.from_snapshot(event)
+            game, from_snapshot = Game.from_snapshot(event), True
         elif game is None:
             game = Game.from_first_event(event)
         else:
+            if from_snapshot and event.prev_hash != game.head_hash:
+                raise SnapshotMismatchError(
+                    f"the snapshot at event {game.version} does not link to event "
+                    f"{event.originator_version}"
+                )
+            from_snapshot = False
             game.apply_event(event)
     return game
+
+
+def project_events_only(
+    game: Game | None, events: Iterable[GameEvent | GameSnapshot]
+) -> Game | None:
+    """Fold stored events, ignoring any snapshot."""
+    return project_game(game, (e for e in events if isinstance(e, GameEvent)))

@@ -94,6 +94,11 @@ def upcast(data: JsonDict) -> JsonDict:
     stored_version = int(data.pop("class_version", 1))
     if cls is None:
         return data
+    if not 1 <= stored_version <= cls.class_version:
+        raise ValueError(
+            f"class_version {stored_version} is not a version of {cls.__name__} "
+            f"(1 to {cls.class_version})"
+        )
     while stored_version < cls.class_version:
         step: Callable[[JsonDict], None] = getattr(
             cls, f"upcast_v{stored_version}_v{stored_version + 1}"

@@ -21,7 +21,7 @@ from eventsourcing.persistence import Mapper, RecordConflictError, Transcoder
 from domain.commands import Command
 from domain.dice import DiceSource
 from domain.errors import RuleViolation
-from domain.game import Game, project_game
+from domain.game import Game, SnapshotMismatchError, project_events_only, project_game
 from domain.gate import decide
 from domain.history import History, LogHistory
 from domain.ruleset import Setup
@@ -224,7 +224,14 @@ class GameService(Application[UUID]):
     def game_at(self, game_id: UUID, version: int | None = None) -> Game:
         """The game as it was after event `version` (time travel), using snapshots."""
         try:
-            game = self.repository.get(game_id, version=version, projector_func=project_game)
+            try:
+                game = self.repository.get(game_id, version=version, projector_func=project_game)
+            except SnapshotMismatchError:
+                events = cast("Iterable[GameEvent]", self.events.get(game_id, lte=version))
+                replayed = project_events_only(None, events)
+                if replayed is None:
+                    raise AggregateNotFoundError(game_id) from None
+                game = replayed
         except AggregateNotFoundError:
             raise GameNotFoundError(f"no game {game_id} in this store") from None
         return game

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from uuid import UUID
 
 import orjson
-from pydantic import ValidationError
 
 from domain.dice import DiceSource, seed_commitment
 from domain.errors import RuleViolation
@@ -26,7 +25,7 @@ from domain.game import Game
 from domain.gate import decide
 from domain.history import History, LogHistory
 from events.base import Fact
-from events.core import StepTaken
+from events.core import GameStarted, StepTaken
 from events.envelope import GENESIS_HASH, GameEvent, chain_hash, hashed_body
 from replay.mapper import EVENT_TOPIC, decode_event
 from replay.service import GameService
@@ -66,7 +65,7 @@ def verify_game(service: GameService, game_id: UUID, expect_head: str | None = N
     """Verify every stored event of a game."""
     try:
         events = read_chain(service, game_id)
-        steps = redecide_all(events)
+        steps = redecide_all(events, stored_snapshots(service, game_id))
         head = events[-1].hash if events else GENESIS_HASH
         if expect_head is not None and head != expect_head:
             raise VerifyFailure(
@@ -75,6 +74,20 @@ def verify_game(service: GameService, game_id: UUID, expect_head: str | None = N
     except VerifyFailure as failure:
         return Verdict(False, 0, 0, failure.version, failure.reason)
     return Verdict(True, len(events), steps, head_hash=head)
+
+
+def stored_snapshots(service: GameService, game_id: UUID) -> dict[int, Game]:
+    """The game's stored snapshots, by version (none if snapshotting is off)."""
+    if service.snapshots is None:
+        return {}
+    found: dict[int, Game] = {}
+    for snapshot in service.snapshots.get(game_id):
+        version = snapshot.originator_version
+        try:
+            found[version] = Game.from_snapshot(snapshot)  # type: ignore[arg-type]
+        except Exception as error:  # a snapshot that cannot even be read
+            raise VerifyFailure(version, f"the stored snapshot cannot be read: {error}") from None
+    return found
 
 
 def read_chain(service: GameService, game_id: UUID) -> list[GameEvent]:
@@ -119,33 +132,77 @@ def decode_row(game_id: UUID, version: int, topic: str, state: bytes) -> tuple[G
         )
         hash_ok = chain_hash(hashed) == body["hash"]
         return decode_event(game_id, version, orjson.loads(state)), hash_ok
-    except (orjson.JSONDecodeError, ValidationError, KeyError, TypeError, ValueError) as error:
+    except Exception as error:  # any malformed row is a finding, never a crash
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise VerifyFailure(version, f"it cannot be read: {reason}") from None
 
 
-def redecide_all(events: Sequence[GameEvent]) -> int:
-    """Replay without snapshots, re-deciding each step; the number of steps."""
-    game = Game.from_first_event(events[0])
-    setup = [e for e in events[1:] if e.step == 0]
-    for event in setup:
-        game.apply_event(event)
+def redecide_all(events: Sequence[GameEvent], snapshots: dict[int, Game] | None = None) -> int:
+    """Replay without snapshots, re-deciding each step; the number of steps.
+
+    The log's shape is checked on the way: `GameStarted` first, then the
+    set-up (step 0) up to the first `StepTaken`, then steps numbered 1, 2, …
+    whose every event carries its step's number. Stored snapshots, if given
+    (version → game), must equal the replayed game at their version.
+    """
+    game = first_game(events[0])
+    index = 1
+    while index < len(events) and not isinstance(events[index].fact, StepTaken):
+        check_step_number(events[index], 0)
+        game.apply_event(events[index])
+        index += 1
     check_seed(game, events)
-    index = 1 + len(setup)
-    steps = 0
+    snapshots = dict(snapshots or {})
+    check_snapshot(game, snapshots.pop(game.version, None))
     history = LogHistory(events, lambda version: fold(events[:version]).state)
+    steps = 0
     while index < len(events):
-        first = events[index]
-        if not isinstance(first.fact, StepTaken):
-            raise VerifyFailure(first.originator_version, "an event outside any step")
-        recorded = [first]
+        steps += 1
+        recorded = [events[index]]
         index += 1
         while index < len(events) and not isinstance(events[index].fact, StepTaken):
             recorded.append(events[index])
             index += 1
+        for event in recorded:
+            check_step_number(event, steps)
         redecide_step(game, recorded, history)
-        steps += 1
+        check_snapshot(game, snapshots.pop(game.version, None))
+    if snapshots:
+        raise VerifyFailure(
+            min(snapshots), "a stored snapshot stands at an event that ends no step"
+        )
     return steps
+
+
+def first_game(event: GameEvent) -> Game:
+    """The game the first event starts; it must be `GameStarted`, in step 0."""
+    if not isinstance(event.fact, GameStarted) or event.step != 0:
+        raise VerifyFailure(event.originator_version, "the log does not begin with GameStarted")
+    return Game.from_first_event(event)
+
+
+def check_step_number(event: GameEvent, step: int) -> None:
+    """Every event carries the number of the step it belongs to, in sequence."""
+    numbers = {event.step}
+    if isinstance(event.fact, StepTaken):
+        numbers.add(event.fact.step)
+    if numbers != {step}:
+        raise VerifyFailure(
+            event.originator_version,
+            f"it is labelled step {sorted(numbers)}, but it belongs to step {step}",
+        )
+
+
+def check_snapshot(game: Game, snapshot: Game | None) -> None:
+    """A stored snapshot must be exactly the replayed game at its version."""
+    if snapshot is None:
+        return
+    if snapshot.head_hash != game.head_hash or snapshot.state.model_dump(
+        mode="json"
+    ) != game.state.model_dump(mode="json"):
+        raise VerifyFailure(
+            game.version, "the stored snapshot at this event differs from the replayed game"
+        )
 
 
 def check_seed(game: Game, events: Sequence[GameEvent]) -> None:
@@ -181,6 +238,10 @@ def redecide_step(game: Game, recorded: Sequence[GameEvent], history: History) -
         raise VerifyFailure(
             recorded[0].originator_version,
             f"its command is refused on re-decision ({refusal.rule}: {refusal.message})",
+        ) from None
+    except Exception as error:  # a forged command the rules cannot even process
+        raise VerifyFailure(
+            recorded[0].originator_version, f"re-deciding its command fails: {error!r}"
         ) from None
     compare(recorded, facts)
     game.state = state

@@ -149,3 +149,53 @@ def test_dropping_whole_steps_at_the_end_is_caught_with_a_receipt(
     assert verify_game(GameService(db), game_id).ok  # the chain alone cannot tell
     verdict = verify_game(GameService(db), game_id, expect_head=receipt)
     assert not verdict.ok and "receipt" in verdict.reason
+
+
+@pytest.mark.parametrize("change", [
+    lambda b: b.update(fact=5),
+    lambda b: b["fact"].update(class_version=-1),
+    lambda b: b["fact"].update(class_version=99),
+    lambda b: b.update(timestamp="yesterday"),
+])
+def test_any_malformed_row_is_named_not_a_crash(
+    stored_game: tuple[str, UUID], change: Callable[[dict], None]
+) -> None:
+    db, game_id = stored_game
+
+    edit_body(db, 6, change)
+
+    ok, bad, reason = verdict_of(db, game_id)
+    assert (ok, bad) == (False, 6) and "cannot be read" in reason
+
+
+def test_relabelling_steps_as_set_up_is_caught(stored_game: tuple[str, UUID]) -> None:
+    db, game_id = stored_game
+
+    edit_body(db, 5, lambda b: b.update(step=0))
+
+    assert verdict_of(db, game_id)[:2] == (False, 5)
+
+
+def test_a_tampered_snapshot_is_caught_and_not_used_when_it_does_not_link(
+    tmp_path: Path,
+) -> None:
+    db = str(tmp_path / "snap.db")
+    service = GameService(db)
+    service.snapshot_interval = 3
+    game_id = UUID(run_script(service, load_script(EXAMPLE))["game_id"])
+    with sqlite3.connect(db) as conn:
+        version, state = conn.execute(
+            "select originator_version, state from stored_snapshots order by originator_version"
+        ).fetchone()
+        body = orjson.loads(state)
+        body["state"]["round"] = 99
+        body["state"]["__head_hash__"] = "f" * 64
+        conn.execute("update stored_snapshots set state = ? where originator_version = ?",
+                     (orjson.dumps(body), version))
+
+    fresh = GameService(db)
+    verdict = verify_game(fresh, game_id)
+
+    assert (verdict.ok, verdict.bad_version) == (False, version)
+    assert "snapshot" in verdict.reason
+    assert fresh.game_at(game_id, version + 1).state.round != 99  # not used: it does not link
