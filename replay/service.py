@@ -61,6 +61,10 @@ class LazyHistory:
         return self._history().facts_of(step)
 
 
+class StaleGameError(RecordConflictError):
+    """A command was refused on a cached game that another writer had moved on."""
+
+
 class ConcurrentWriteError(Exception):
     """Another writer changed the game twice while this command was decided."""
 
@@ -150,6 +154,7 @@ class GameService(Application[UUID]):
         self, game_id: UUID, command: Command | dict[str, Any], dice: Sequence[int] | None
     ) -> Outcome:
         game = self.working_copy(game_id)
+        decided_at = game.version
         try:
             parsed = (
                 command if isinstance(command, Command)
@@ -165,8 +170,13 @@ class GameService(Application[UUID]):
             facts = decide(game.ruleset, state, parsed, source, self.history(game_id))
             game.record(facts, self.clock(), step=game.state.step)
             self._save(game)
-        except BaseException:
+        except RuleViolation:
             self._cache.pop(game_id, None)  # the working game may be half-changed
+            if self._has_events_after(game_id, decided_at):
+                raise StaleGameError(game_id) from None  # refused on old news: decide again
+            raise
+        except BaseException:
+            self._cache.pop(game_id, None)
             raise
         cited = [f for f in facts if isinstance(f, ClauseApplied)]
         return Outcome(
@@ -177,6 +187,10 @@ class GameService(Application[UUID]):
             version=game.version,
             head_hash=game.head_hash,
         )
+
+    def _has_events_after(self, game_id: UUID, version: int) -> bool:
+        """Has another writer stored events of this game after `version`?"""
+        return bool(self.recorder.select_events(game_id, gt=version, limit=1))
 
     def _save(self, game: Game) -> None:
         events = game.pending

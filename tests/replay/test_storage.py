@@ -183,3 +183,28 @@ def test_a_writer_with_a_stale_copy_conflicts_and_decides_again(
     assert alice.load(game_id).state.phase == "charge"
     assert [e.originator_version for e in alice.stored_events(game_id)] == list(
         range(1, outcome.version + 1))
+
+
+@pytest.mark.parametrize("backend", WRITER_BACKENDS)
+def test_a_refusal_on_a_stale_copy_is_decided_again_on_fresh_state(
+    backend: str, tmp_path: Path
+) -> None:
+    alice, bob = make_service(backend, tmp_path), make_service(backend, tmp_path)
+    game_id = alice.start(SETUP)
+    bob.handle(game_id, {"do": "next_phase", "by": "red"})  # bob caches the game
+    alice.handle(game_id, {"do": "end_turn", "by": "red"})  # now it is blue's turn
+
+    outcome = bob.handle(game_id, {"do": "next_phase", "by": "blue"})
+
+    assert outcome.accepted and outcome.retried
+    assert alice.load(game_id).state.active_player == "blue"
+
+
+def test_a_refusal_on_a_fresh_copy_is_final(tmp_path: Path) -> None:
+    service = GameService(str(tmp_path / "g.db"))
+    game_id = service.start(SETUP)
+
+    outcome = service.handle(game_id, {"do": "end_turn", "by": "blue"})
+
+    assert (outcome.accepted, outcome.rule, outcome.retried) == (
+        False, "CORE-NOT-YOUR-TURN", False)
