@@ -106,7 +106,6 @@ def bench_append(folder: Path, commands: int) -> dict[str, float]:
         decided.append(time.perf_counter() - start)
         by_kind.setdefault(command["do"], []).append(decided[-1])
         assert outcome.accepted, outcome
-    game_id = games[-1]
     # The same events, saved bare by a plain application with the same mapper.
     bare_app = GameService(str(folder / "bare.db"))
     bare: list[float] = []

@@ -12,6 +12,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Who = Literal["active", "reactor", "any"]
 
+#: The reserved role of a judge: rulings and consent, never unit orders (CORE-JUDGE).
+JUDGE = "judge"
+
 
 class Command(BaseModel):
     """Base of every command."""

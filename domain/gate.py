@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import orjson
 
-from domain.commands import Command
+from domain.commands import JUDGE, Command
 from domain.decision import Decision
 from domain.dice import DiceSource
 from domain.errors import InputError, RuleViolation
@@ -23,8 +23,6 @@ from domain.state import GameState
 from domain.turns import CORE_HANDLERS
 from events.base import Fact
 from events.core import StepTaken
-
-JUDGE = "judge"
 
 
 def decide(

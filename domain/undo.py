@@ -15,14 +15,12 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from domain.commands import Command, Who
+from domain.commands import JUDGE, Command, Who
 from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.state import BOOKKEEPING, GameState, StepRef
 from events.core import DiceRolled, ReactionDeclared, ReactionWindowClosed, ReactionWindowOpened
 from events.undo import RulingRecorded, StepsRedone, StepsUndone
-
-JUDGE = "judge"
 
 
 class RequestUndo(Command):

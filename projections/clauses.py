@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from importlib.resources import files
 from pathlib import Path
 
-CLAUSES_FILE = Path(__file__).resolve().parent.parent / "seeds" / "CLAUSES.md"
+CLAUSES_FILE = Path(str(files("seeds") / "CLAUSES.md"))
 ROW = re.compile(r"^\|\s*((?:AMB|CAU|MNT|STR)-\d+)\s*\|\s*(.*?)\s*\|\s*(.*?)\s*\|\s*$")
 
 

@@ -3,7 +3,9 @@
 Undo and redo are shown as branches: an undone step is marked with the step
 that undid it (and the one that brought it back, if any). `fold=True` shows
 the game with undone branches folded away: undone steps and the requests and
-answers about them are left out.
+answers about them are left out. The audit is the judge's full record: it
+shows every command's arguments, hidden placements included; players get
+`export --as` and `replay --as`.
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from domain.commands import META_COMMAND_NAMES
 from events.core import ClauseApplied, DiceRolled, StepTaken
 from events.envelope import GameEvent
 from events.undo import RulingRecorded, StepsRedone, StepsUndone
 from projections.clauses import clause_index
+
+#: The steps that only ask for or answer an undo or redo (folded away with it).
+UNDO_TALK = frozenset({"request_undo", "request_redo", "consent"})
 
 
 @dataclass
@@ -99,7 +103,7 @@ def citation(rule: str, message: str, lang: bool) -> dict[str, str]:
 
 def fold_entries(entries: list[AuditEntry]) -> list[AuditEntry]:
     """The game without its undone branches or the requests about them."""
-    return [e for e in entries if not e.undone and e.command not in META_COMMAND_NAMES[:3]]
+    return [e for e in entries if not e.undone and e.command not in UNDO_TALK]
 
 
 def render(entries: list[AuditEntry], *, lang: bool = False) -> str:

@@ -19,6 +19,7 @@ from uuid import UUID
 import orjson
 
 from domain.errors import ScriptError
+from domain.game import Game
 from domain.ruleset import RULESETS, find_ruleset, load_rulesets
 from domain.state import GameState
 from events.registry import events_json_schema
@@ -45,8 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
-    except Exception as error:  # a last resort: never a traceback
-        print(f"warledger: unexpected {type(error).__name__}: {error}", file=sys.stderr)
+    except Exception as error:  # a last resort: never a traceback, one line
+        first = str(error).splitlines()[0] if str(error) else ""
+        print(f"warledger: unexpected {type(error).__name__}: {first}", file=sys.stderr)
         return 2
 
 
@@ -173,6 +175,16 @@ def open_game(args: argparse.Namespace) -> tuple[GameService, UUID]:
     return service, resolve_game(service, args.game)
 
 
+def game_at_event(service: GameService, game_id: UUID, at: int | None) -> Game:
+    """The game after event `at` (the latest without it); `at` must exist."""
+    head = service.load(game_id)
+    if at is None:
+        return head
+    if not 1 <= at <= head.version:
+        raise CliError(f"--at must be between 1 and {head.version} (the game's last event)")
+    return service.game_at(game_id, version=at)
+
+
 def resolve_game(service: GameService, text: str) -> UUID:
     """A game id from its full form, a unique prefix, or 'last'."""
     ids = service.game_ids()
@@ -271,10 +283,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     service, game_id = open_game(args)
-    head = service.load(game_id)
-    if args.at is not None and not 1 <= args.at <= head.version:
-        raise CliError(f"--at must be between 1 and {head.version} (the game's last event)")
-    game = service.game_at(game_id, version=args.at) if args.at else head
+    game = game_at_event(service, game_id, args.at)
     if args.as_player is not None and args.as_player not in game.state.players:
         raise CliError(f"{args.as_player!r} is not a player in this game")
     view = state_view(game.state, args.as_player)
@@ -292,7 +301,7 @@ def cmd_board(args: argparse.Namespace) -> int:
     from projections.overlays import overlays_for
 
     service, game_id = open_game(args)
-    game = service.game_at(game_id, version=args.at) if args.at else service.load(game_id)
+    game = game_at_event(service, game_id, args.at)
     if args.command:
         try:
             command = orjson.loads(args.command)
@@ -300,14 +309,11 @@ def cmd_board(args: argparse.Namespace) -> int:
             raise CliError(f"--command is not JSON: {error}") from None
         if not isinstance(command, dict):
             raise CliError("--command must be a JSON object")
-        state = game.state
-        caption_state = service.game_at(game_id, version=args.at) if args.at else game
     else:
         events = [e for e in service.stored_events(game_id) if e.originator_version <= game.version]
         taken = [e.fact for e in events if isinstance(e.fact, StepTaken)]
         command = dict(taken[-1].command) if taken else None
-        state, caption_state = game.state, game
-    svg = board_svg(state, overlays_for(caption_state.state, command))
+    svg = board_svg(game.state, overlays_for(game.state, command))
     Path(args.svg).write_text(svg, encoding="utf-8")
     print(f"wrote {args.svg} (game {game_id} at event {game.version})")
     return 0

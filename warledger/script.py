@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from domain.commands import JUDGE
 from domain.datafile import read_data_file
 from domain.errors import ScriptError
 from domain.ruleset import Setup, find_ruleset, first_error
@@ -73,7 +74,7 @@ class Script(BaseModel):
     def _distinct_players(cls, value: list[str]) -> list[str]:
         if len(set(value)) != len(value):
             raise ValueError("player ids must be distinct")
-        if "judge" in value:
+        if JUDGE in value:
             raise ValueError("'judge' is a reserved role, not a player id")
         return value
 

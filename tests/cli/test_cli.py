@@ -213,3 +213,13 @@ def test_unstorable_values_are_refused_with_input_and_leave_the_game_whole(
     assert "cannot be recorded" in steps[0]["message"]
     assert steps[2]["accepted"] is True
     assert run_cli(capsys, "verify", db, "last")[0] == 0
+
+
+@pytest.mark.parametrize("at", ["0", "999", "-3"])
+def test_board_at_an_event_that_does_not_exist_is_a_clear_error(
+    db: str, at: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run_cli(capsys, "board", db, "last", "--at", at, "--svg",
+                           str(tmp_path / "b.svg"))
+
+    assert code == 2 and "--at must be between 1 and" in err
