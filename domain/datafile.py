@@ -21,6 +21,8 @@ def read_data_file(path: str | Path, what: str = "file") -> Any:
         text = file.read_text(encoding="utf-8")
     except OSError as error:
         raise ScriptError(f"cannot read {what} {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise ScriptError(f"{path}: not UTF-8 text") from None
     try:
         return orjson.loads(text) if file.suffix == ".json" else yaml.safe_load(text)
     except (orjson.JSONDecodeError, yaml.YAMLError) as error:

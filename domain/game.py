@@ -53,6 +53,7 @@ class Game:
         rest: list[Fact] = [SeedSealed(seed=setup.seed), *ruleset.setup_facts(setup)]
         for fact in rest:
             apply(game.state, fact)
+        ruleset.check_setup(game.state)
         game.record(rest, timestamp, step=0)
         return game
 

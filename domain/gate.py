@@ -68,6 +68,11 @@ def check_allowed_now(ruleset: Ruleset, state: GameState, command: Command) -> N
     """Gate 2: the command may be issued now, by this player, for these units."""
     if command.by not in state.players and command.by != JUDGE:
         raise InputError(f"{command.by!r} is not a player in this game")
+    if command.by == JUDGE and command.who == "active":
+        raise RuleViolation(
+            "CORE-JUDGE",
+            f"a judge records rulings and answers undo requests; it cannot {command.do}",
+        )
     if state.finished and not command.after_game_over:
         raise RuleViolation("CORE-GAME-OVER", "the game is over; no more commands")
     window = state.reaction_window

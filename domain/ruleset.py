@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from domain.commands import CORE_COMMANDS, Command
 from domain.decision import Decision
 from domain.errors import InputError, ScriptError
+from domain.geometry import is_wholly_on_board
 from domain.machine import TurnMachine
 from domain.state import GameState
 from domain.undo import META_COMMANDS
@@ -112,6 +113,27 @@ class Ruleset:
             seen.add(unit.id)
             facts.append(UnitFielded(unit=unit.model_dump(mode="json")))
         return facts
+
+    def check_setup(self, state: GameState) -> None:
+        """Set-up rules every game keeps, checked once its units are fielded.
+
+        Every unit on the table has a position and lies wholly on the board
+        (RULINGS "Board edges", CORE-BOARD-EDGE). Rule sets add their own
+        (formations, overlapping bases) and call this. Raises `ScriptError`.
+        """
+        for unit in state.units.values():
+            if unit.status != "on_table":
+                continue
+            if unit.x is None or unit.y is None:
+                raise ScriptError(f"units: {unit.id} is on the table but has no x and y")
+            shape = unit.footprint()
+            if shape is not None and not is_wholly_on_board(
+                shape, state.board.width, state.board.height
+            ):
+                raise ScriptError(
+                    f"units: CORE-BOARD-EDGE: {unit.id} at ({unit.x:g}, {unit.y:g}) is not "
+                    f"wholly on the {state.board.width:g}\" x {state.board.height:g}\" board"
+                )
 
     def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """Reject unknown options; fill in defaults."""

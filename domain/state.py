@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializeAsAny,
+    field_validator,
+    model_validator,
+)
 
 from domain.geometry import Disc, Footprint
 from events.core import Board, TerrainPiece
@@ -33,6 +40,13 @@ class UnitState(StateModel):
     y: float | None = None
     facing: float | None = None
     conditions: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _facing_on_the_table(self) -> UnitState:
+        """A unit on the table always has a facing; 0° (towards +x) unless given."""
+        if self.status == "on_table" and self.facing is None:
+            self.facing = 0.0
+        return self
 
     def footprint(self) -> Footprint | None:
         """The unit's shape on the table (None when it is not on the table).

@@ -68,7 +68,8 @@ META_COMMANDS: tuple[type[Command], ...] = (RequestUndo, RequestRedo, Consent, R
 
 
 def decide_request_undo(d: Decision, command: RequestUndo) -> None:
-    """CORE-UNDO: a player may ask to undo only their own latest live steps."""
+    """CORE-UNDO-OWN, CORE-UNDO-DEPTH: a player may ask to undo only their own
+    latest live steps."""
     state = d.state
     check_requester(d, command)
     if command.steps > len(state.live_steps):
@@ -88,7 +89,7 @@ def decide_request_undo(d: Decision, command: RequestUndo) -> None:
 
 
 def decide_request_redo(d: Decision, command: RequestRedo) -> None:
-    """CORE-REDO: the latest undone steps come back, if play has not moved on."""
+    """CORE-REDO-NOTHING: the latest undone steps come back, if play has not moved on."""
     check_requester(d, command)
     if not d.state.redo_stack:
         raise RuleViolation(

@@ -148,6 +148,7 @@ class UnitArrived(Fact):
     unit: str
     x: float
     y: float
+    facing: float = 0.0
     use: str | None = None
 
 

@@ -11,7 +11,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    field_validator,
+)
 
 from domain.commands import JUDGE
 from domain.datafile import read_data_file
@@ -45,7 +52,9 @@ class Script(BaseModel):
 
     ruleset: str = Field(description="t9a | infinity-n4 | mageknight-2 | w40k-10")
     variant: str | None = Field(default=None, description="e.g. codeone for Infinity")
-    seed: int = Field(default=0, description="seeds the digital dice")
+    seed: int = Field(
+        default=0, ge=-(2**63), le=2**63 - 1, description="seeds the digital dice (64-bit)"
+    )
     board: Board
     terrain: list[TerrainPiece] = Field(default_factory=list)
     players: list[str] = Field(min_length=1, description="the first one listed goes first")
@@ -79,7 +88,7 @@ class Script(BaseModel):
         return value
 
     #: Where relative file names in `options` are read from (the script's folder).
-    base_dir: Path = Field(default=Path("."), exclude=True)
+    _base_dir: Path = PrivateAttr(default=Path("."))
 
     def setup(self) -> Setup:
         """The game's set-up part (file options read and inlined)."""
@@ -91,7 +100,7 @@ class Script(BaseModel):
             terrain=tuple(self.terrain),
             players=tuple(self.players),
             units=tuple(self.units),
-            options=inline_files(self.ruleset, self.options, self.base_dir),
+            options=inline_files(self.ruleset, self.options, self._base_dir),
         )
 
 
@@ -123,7 +132,8 @@ def parse_script(data: Any, source: str = "script") -> Script:
 def load_script(path: str | Path) -> Script:
     """Read a YAML or JSON script file (its file options are read beside it)."""
     script = parse_script(read_data_file(path, "script"), str(path))
-    return script.model_copy(update={"base_dir": Path(path).resolve().parent})
+    script._base_dir = Path(path).resolve().parent
+    return script
 
 
 def split_step(step: Any) -> tuple[dict[str, Any] | None, list[int] | None, str | None]:
@@ -133,7 +143,7 @@ def split_step(step: Any) -> tuple[dict[str, Any] | None, list[int] | None, str 
     data = dict(step)
     dice = data.pop("dice", None)
     if dice is not None and (
-        not isinstance(dice, list) or not all(isinstance(v, int) for v in dice)
+        not isinstance(dice, list) or not all(type(v) is int for v in dice)
     ):
         return None, None, "dice must be a list of whole numbers"
     return data, dice, None

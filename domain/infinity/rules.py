@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from domain.decision import Decision
+from domain.errors import ScriptError
 from domain.infinity.commands import COMMANDS
 from domain.infinity.machine import MACHINE, ORDER_MACHINE
 from domain.infinity.orders import generate_orders, opening_orders
@@ -36,6 +37,19 @@ class Infinity(Ruleset):
         in their tactical phase, which no phase change opens)."""
         facts = super().setup_facts(setup)
         return [*facts, opening_orders(facts, setup.players[0])]
+
+    def check_setup(self, state: GameState) -> None:
+        """No trooper is fielded on another's base (CORE-GENERAL-MOVEMENT)."""
+        from domain.infinity.movement import ends_on_base_problem  # it imports this module
+
+        super().check_setup(state)
+        assert isinstance(state, InfinityState)
+        for trooper in state.troopers():
+            if trooper.status != "on_table" or trooper.x is None or trooper.y is None:
+                continue
+            problem = ends_on_base_problem(state, trooper, (trooper.x, trooper.y))
+            if problem is not None:
+                raise ScriptError(f"units: CORE-GENERAL-MOVEMENT: {problem}")
 
     def on_phase_start(self, d: Decision) -> None:
         """The tactical phase sets the active player's order pool (RULINGS "Orders")."""

@@ -17,6 +17,7 @@ from domain.t9a.ambushers import is_ambush_eligible
 from domain.t9a.combining import check_join, check_model_in_ambush
 from domain.t9a.commands import T9A_COMMANDS
 from domain.t9a.flow import GAME_END_RULES, PHASE_END_RULES, PHASE_START_RULES
+from domain.t9a.footing import check_formation
 from domain.t9a.machine import MACHINE
 from domain.t9a.units import T9AState, T9AUnit
 from events.base import Fact
@@ -45,6 +46,16 @@ class T9A(Ruleset):
             if unit.joined_to is not None:
                 check_fielded_join(unit, units)
         return facts
+
+    def check_setup(self, state: GameState) -> None:
+        """Units fielded on the table stand in a legal formation (CORE-FORMATION)."""
+        super().check_setup(state)
+        for unit in as_t9a(state).t9a_units():
+            if unit.status == "on_table" and unit.joined_to is None:
+                try:
+                    check_formation(unit, unit.files, unit.ranks, clause="CORE-FORMATION")
+                except RuleViolation as problem:
+                    raise ScriptError(f"units: {problem}") from None
 
     def on_phase_start(self, d: Decision) -> None:
         state = as_t9a(d.state)

@@ -132,7 +132,7 @@ def _mortal_wounds(state: W40KState, fact: MortalWoundsRolled) -> None:
 def _unit_arrived(state: W40KState, fact: UnitArrived) -> None:
     unit = state.units[fact.unit]
     unit.status = "on_table"
-    unit.x, unit.y = fact.x, fact.y
+    unit.x, unit.y, unit.facing = fact.x, fact.y, fact.facing
 
 
 # -- Battle-shock ----------------------------------------------------------------------

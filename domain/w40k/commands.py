@@ -26,8 +26,9 @@ class UseStratagem(Command):
 
     Used proactively in a phase its WHEN allows, or in an open stratagem
     window by a player the window names. `enemy` is the enemy unit an effect
-    selects (Grenade, Tank Shock); `at` where Rapid Ingress sets the unit up;
-    `replaces` the roll Command Re-roll replaces (default: the target's last).
+    selects (Grenade, Tank Shock); `at` where Rapid Ingress sets the unit up,
+    facing `facing` (default: as it was fielded, else 0°); `replaces` the roll
+    Command Re-roll replaces (default: the target's last).
     """
 
     who: ClassVar[Who] = "any"
@@ -38,6 +39,7 @@ class UseStratagem(Command):
     sections: tuple[str, ...] = ()
     enemy: str | None = None
     at: tuple[float, float] | None = None
+    facing: float | None = None
     replaces: str | None = None
 
 

@@ -167,7 +167,8 @@ def resolve_effect(
         roll_mortal_wounds(d, use, effect, targets[0], enemy)
     elif isinstance(effect, ArriveEffect):
         placed = check_arrival(state, cmd, stratagem, effect, targets[0])
-        d.emit(UnitArrived(unit=ids[0], x=placed.x, y=placed.y, use=use))
+        facing = cmd.facing if cmd.facing is not None else targets[0].facing or 0.0
+        d.emit(UnitArrived(unit=ids[0], x=placed.x, y=placed.y, facing=facing, use=use))
     else:
         d.emit(EffectRecorded(use=use, stratagem=stratagem.id, targets=ids,
                               effect=effect.text, enemy=cmd.enemy))

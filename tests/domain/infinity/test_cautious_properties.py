@@ -11,7 +11,7 @@ import math
 from itertools import pairwise
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from n4_scene import cautious, script, trooper
 
@@ -96,7 +96,9 @@ def test_cau_20_21_a_hidden_trooper_anywhere_never_changes_the_outcome(
         start: tuple[float, float], end: tuple[float, float], spot: tuple[float, float],
         facing: float) -> None:
     """CAU-20, CAU-21: a Hidden Deployment trooper, wherever it stands and looks, changes
-    neither the verdict (CAU-10 / CAU-13) nor who may react: it is not a Model or Marker."""
+    neither the verdict (CAU-10 / CAU-13) nor who may react: it is not a Model or Marker.
+    (It is fielded off the other bases: set-up refuses overlapping bases.)"""
+    assume(math.dist(spot, start) >= 1 and math.dist(spot, (24, 30)) >= 1)
     runner = trooper("r1", "red", *start, mov=[250, 4])
     hidden = trooper("h1", "blue", *spot, facing=facing, conditions=["hidden_deployment"])
 
