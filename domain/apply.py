@@ -32,7 +32,7 @@ from events.core import (
     StepTaken,
     UnitFielded,
 )
-from events.undo import RulingRecorded, StepsRedone, StepsUndone
+from events.undo import RequestRefused, RulingRecorded, StepsRedone, StepsUndone
 
 F = TypeVar("F", bound=Fact)
 S = TypeVar("S", bound=GameState)
@@ -146,6 +146,14 @@ def _steps_redone(state: GameState, fact: StepsRedone) -> None:
     state.redo_stack = state.redo_stack[:-1]
     state.live_steps = [*state.live_steps, *group]
     state.reusable_dice = state.reusable_dice[fact.reclaimed_dice :]
+
+
+@applies(RequestRefused)
+def _request_refused(state: GameState, fact: RequestRefused) -> None:
+    if fact.action == "undo":
+        state.refused_undo = [*state.refused_undo, *fact.steps]
+    else:
+        state.refused_redo = [*state.refused_redo, *fact.steps]
 
 
 @applies(RulingRecorded)

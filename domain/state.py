@@ -96,7 +96,7 @@ UNDO_DEPTH = 64
 #: They are left out of the states an undo or redo records (the seed is secret).
 BOOKKEEPING = frozenset(
     {"seed", "seed_commitment", "dice_index", "reusable_dice", "step", "live_steps",
-     "redo_stack"}
+     "redo_stack", "refused_undo", "refused_redo"}
 )
 
 
@@ -131,6 +131,9 @@ class GameState(StateModel):
     # Contested moves: the steps that can be undone, and the undone groups.
     live_steps: list[StepRef] = Field(default_factory=list)
     redo_stack: list[list[StepRef]] = Field(default_factory=list)
+    #: Steps whose undo (or redo) was refused: that refusal is final.
+    refused_undo: list[int] = Field(default_factory=list)
+    refused_redo: list[int] = Field(default_factory=list)
 
     @field_validator("units", mode="before")
     @classmethod

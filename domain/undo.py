@@ -20,7 +20,7 @@ from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.state import BOOKKEEPING, GameState, StepRef
 from events.core import DiceRolled, ReactionDeclared, ReactionWindowClosed, ReactionWindowOpened
-from events.undo import RulingRecorded, StepsRedone, StepsUndone
+from events.undo import RequestRefused, RulingRecorded, StepsRedone, StepsUndone
 
 
 class RequestUndo(Command):
@@ -85,6 +85,7 @@ def decide_request_undo(d: Decision, command: RequestUndo) -> None:
             f"step {foreign[-1].step} ({foreign[-1].do}) was {foreign[-1].by}'s; "
             "a player may undo only their own latest steps",
         )
+    check_not_refused(group, d.state.refused_undo, "undo")
     open_request(d, command.by, "undo", group)
 
 
@@ -96,7 +97,18 @@ def decide_request_redo(d: Decision, command: RequestRedo) -> None:
             "CORE-REDO-NOTHING",
             "there is nothing to redo: no steps were undone, or play has moved on since",
         )
+    check_not_refused(d.state.redo_stack[-1], d.state.refused_redo, "redo")
     open_request(d, command.by, "redo", d.state.redo_stack[-1])
+
+
+def check_not_refused(group: list[StepRef], refused: list[int], action: str) -> None:
+    """CORE-UNDO-REFUSED: a refusal is final: the same steps are not asked for again."""
+    again = [ref.step for ref in group if ref.step in refused]
+    if again:
+        raise RuleViolation(
+            "CORE-UNDO-REFUSED",
+            f"the {action} of step {again[0]} was refused already; that refusal is final",
+        )
 
 
 def check_requester(d: Decision, command: Command) -> None:
@@ -136,9 +148,12 @@ def decide_consent(d: Decision, command: Consent) -> None:
     steps = tuple(int(s) for s in window.context["steps"])
     d.emit(ReactionDeclared(by=command.by, answer="accept" if command.accept else "refuse"))
     d.emit(ReactionWindowClosed(kind="undo"))
+    action = "undo" if window.context["action"] == "undo" else "redo"
     if not command.accept:
+        d.emit(RequestRefused(action=action, steps=steps, requested_by=requester,
+                              refused_by=command.by))
         return
-    if window.context["action"] == "undo":
+    if action == "undo":
         undo(d, steps, requester, command.by)
     else:
         redo(d, steps, requester, command.by)

@@ -69,6 +69,17 @@ class StepsRedone(Fact):
 
 
 @fact
+class RequestRefused(Fact):
+    """An undo or redo request was refused; that refusal is final for those steps."""
+
+    type: Literal["RequestRefused"] = "RequestRefused"
+    action: Literal["undo", "redo"]
+    steps: tuple[int, ...]
+    requested_by: str
+    refused_by: str
+
+
+@fact
 class RulingRecorded(Fact):
     """A judge recorded a ruling, optionally citing a clause and a step."""
 

@@ -8,7 +8,16 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
-CLAUSES_FILE = Path(str(files("seeds") / "CLAUSES.md"))
+
+def clauses_file() -> Path:
+    """The packaged `seeds/CLAUSES.md` (or the checkout's, if the package is not installed)."""
+    try:
+        return Path(str(files("seeds") / "CLAUSES.md"))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / "seeds" / "CLAUSES.md"
+
+
+CLAUSES_FILE = clauses_file()
 ROW = re.compile(r"^\|\s*((?:AMB|CAU|MNT|STR)-\d+)\s*\|\s*(.*?)\s*\|\s*(.*?)\s*\|\s*$")
 
 

@@ -147,7 +147,7 @@ def relation_problem(
                           f"{unit.id} is {'not ' if spec.engaged else ''}within it")
     if spec.not_yet is not None and unit.acted.get(spec.not_yet) == moment.key:
         return ("STR-12", f"{name} targets a unit that has not {spec.not_yet} this phase; "
-                          f"{unit.id} has")
+                          f"{unit.id} has already {spec.not_yet} this phase")
     if spec.battle_shock_test_due and unit.id not in state.battle_shock_due:
         return ("STR-12", f"{name} targets a unit that must take a Battle-shock test now; "
                           f"{unit.id} has none due")

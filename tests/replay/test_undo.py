@@ -278,3 +278,27 @@ def test_undo_facts_carry_no_seed_and_no_hidden_unit_into_player_exports(
     assert "sniper-hd" not in pano and "123456789" not in pano
     assert "sniper-hd" in undone[0]["restored"]["units"]  # the full export keeps it
     assert "seed" not in undone[0]["restored"]  # an undo records no bookkeeping
+
+
+def test_a_refused_undo_cannot_be_asked_for_again(backend_service: GameService) -> None:
+    game_id = backend_service.start(SETUP)
+    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+    undo(backend_service, game_id, accept=False)
+
+    again = backend_service.handle(game_id, {"do": "request_undo", "by": "red"})
+
+    assert (again.accepted, again.rule) == (False, "CORE-UNDO-REFUSED")
+    assert again.message == "the undo of step 1 was refused already; that refusal is final"
+    types = [e.fact.type for e in backend_service.stored_events(game_id)]
+    assert "RequestRefused" in types and "StepsUndone" not in types
+
+
+def test_a_later_step_can_still_be_undone_after_a_refusal(service: GameService) -> None:
+    game_id = service.start(SETUP)
+    service.handle(game_id, {"do": "next_phase", "by": "red"})
+    undo(service, game_id, accept=False)
+    service.handle(game_id, {"do": "end_turn", "by": "red"})
+
+    undo(service, game_id)
+
+    assert service.load(game_id).state.active_player == "red"
