@@ -28,44 +28,45 @@ def restored_for(
     return {**restored, "units": units}
 
 
-@fact
-class StepsUndone(Fact):
-    """Steps were undone by consent; the game is as if they were never taken."""
+class Restoring(Fact):
+    """A fact that carries a recorded state the game returns to."""
 
-    type: Literal["StepsUndone"] = "StepsUndone"
     steps: tuple[int, ...]
     requested_by: str
     consented_by: str
-    restored: dict[str, Any] = Field(description="the state before the first undone step")
+    restored: dict[str, Any]
+
+    def redacted_for(self, player: str, hidden_units: frozenset[str]) -> Fact | None:
+        """The restored state without units hidden from `player`."""
+        return self.model_copy(
+            update={"restored": restored_for(self.restored, player, hidden_units)}
+        )
+
+
+@fact
+class StepsUndone(Restoring):
+    """Steps were undone by consent; the game is as if they were never taken.
+
+    `restored` is the state before the first undone step.
+    """
+
+    type: Literal["StepsUndone"] = "StepsUndone"
     reused_dice: tuple[int, ...] = Field(
         default=(), description="dice of the undone steps, served first to the next rolls"
     )
 
-    def redacted_for(self, player: str, hidden_units: frozenset[str]) -> Fact | None:
-        """The restored state without units hidden from `player`."""
-        return self.model_copy(
-            update={"restored": restored_for(self.restored, player, hidden_units)}
-        )
-
 
 @fact
-class StepsRedone(Fact):
-    """Undone steps were brought back, with exactly their old results."""
+class StepsRedone(Restoring):
+    """Undone steps were brought back, with exactly their old results.
+
+    `restored` is the state after the last redone step.
+    """
 
     type: Literal["StepsRedone"] = "StepsRedone"
-    steps: tuple[int, ...]
-    requested_by: str
-    consented_by: str
-    restored: dict[str, Any] = Field(description="the state after the last redone step")
     reclaimed_dice: int = Field(
         default=0, description="how many queued dice the redone steps take back"
     )
-
-    def redacted_for(self, player: str, hidden_units: frozenset[str]) -> Fact | None:
-        """The restored state without units hidden from `player`."""
-        return self.model_copy(
-            update={"restored": restored_for(self.restored, player, hidden_units)}
-        )
 
 
 @fact
