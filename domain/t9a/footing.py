@@ -7,7 +7,7 @@ AMB-15, arrival from Ambush.
 from __future__ import annotations
 
 from domain.errors import RuleViolation
-from domain.geometry import Rect
+from domain.geometry import Obstacles, Rect
 from domain.t9a.placement import UNIT_SPACING, is_legal_formation, is_on_board, too_close
 from domain.t9a.units import T9AState, T9AUnit
 
@@ -36,10 +36,12 @@ def check_wholly_on_board(state: T9AState, unit: T9AUnit, rect: Rect) -> None:
         )
 
 
-def check_unit_spacing(state: T9AState, unit: T9AUnit, rect: Rect, *, clause: str) -> None:
+def check_unit_spacing(
+    state: T9AState, unit: T9AUnit, rect: Rect, *, clause: str, index: Obstacles | None = None
+) -> None:
     """CORE-UNIT-SPACING (AMB-15 for an arrival): the unit ends more than 1″ from every
     other unit and from Impassable Terrain (RULINGS, Unit Spacing)."""
-    near = too_close(state, rect, ignore=(unit.id, *state.members_of(unit.id)))
+    near = too_close(state, rect, ignore=(unit.id, *state.members_of(unit.id)), index=index)
     if near:
         what = ", ".join(f"{key} ({gap:.2f}\")" for key, gap in near)
         raise RuleViolation(

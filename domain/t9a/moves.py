@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from domain.decision import Decision
 from domain.errors import InputError, RuleViolation
-from domain.geometry import Rect, heading_vector, swept_area
+from domain.geometry import Obstacles, Rect, heading_vector, swept_area
 from domain.t9a.commands import Advance, March, Reform
 from domain.t9a.footing import check_formation, check_unit_spacing, check_wholly_on_board
 from domain.t9a.placement import obstacles
@@ -50,11 +50,10 @@ def check_move_rate(unit: T9AUnit, move: MoveKind, distance: float, rate: float)
         )
 
 
-def check_path_clear(state: T9AState, unit: T9AUnit, start: Rect, end: Rect) -> None:
+def check_path_clear(unit: T9AUnit, start: Rect, end: Rect, index: Obstacles) -> None:
     """CORE-MOVE-BLOCKED: the ground a unit sweeps moving straight forwards holds no
-    other unit and no Impassable Terrain."""
-    swept = swept_area(start, end)
-    blockers = obstacles(state, ignore=(unit.id, *state.members_of(unit.id))).blocking_ids(swept)
+    other unit and no Impassable Terrain (`index`: the obstacles, the unit left out)."""
+    blockers = index.blocking_ids(swept_area(start, end))
     if blockers:
         raise RuleViolation(
             "CORE-MOVE-BLOCKED", f"{', '.join(blockers)} is in the way of {unit.id}'s Move"
@@ -93,8 +92,9 @@ def move_forwards(d: Decision, unit_id: str, move: MoveKind, distance: float) ->
     dx, dy = heading_vector(start.facing)
     end = unit.shape_at(start.x + dx * distance, start.y + dy * distance, start.facing)
     check_wholly_on_board(state, unit, end)
-    check_path_clear(state, unit, start, end)
-    check_unit_spacing(state, unit, end, clause="CORE-UNIT-SPACING")
+    others = obstacles(state, ignore=(unit.id, *state.members_of(unit.id)))
+    check_path_clear(unit, start, end, others)
+    check_unit_spacing(state, unit, end, clause="CORE-UNIT-SPACING", index=others)
     d.emit(T9AUnitMoved(unit=unit.id, move=move, x=end.x, y=end.y, facing=end.facing,
                      files=unit.files, ranks=unit.ranks, distance=distance))
 

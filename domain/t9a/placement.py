@@ -66,9 +66,14 @@ def corners_in_reach(rect: Rect, point: Point2, reach: float = ARRIVAL_REACH) ->
 Gap = tuple[str, float]
 
 
-def too_close(state: T9AState, rect: Rect, *, ignore: Iterable[str] = ()) -> list[Gap]:
-    """Units and Impassable Terrain within 1″ of `rect` (Unit Spacing), with distances."""
-    index = obstacles(state, ignore=ignore)
+def too_close(
+    state: T9AState, rect: Rect, *, ignore: Iterable[str] = (), index: Obstacles | None = None
+) -> list[Gap]:
+    """Units and Impassable Terrain within 1″ of `rect` (Unit Spacing), with distances.
+
+    `index`: the obstacles, if the caller has built them already (without `ignore`d ones).
+    """
+    index = index if index is not None else obstacles(state, ignore=ignore)
     return [
         (key, distance(rect, geom))
         for key in index.ids
