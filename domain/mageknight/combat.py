@@ -21,8 +21,7 @@ from domain.mageknight.dial import deal_damage, mk_state
 from domain.mageknight.figures import (
     Point,
     body,
-    gap,
-    in_contact,
+    check_in_contact,
     is_cavalry,
     is_opposing,
     on_table,
@@ -191,12 +190,7 @@ def close_targets(
         )
     for target in targets:
         check_opposing(unit, target)
-        if not in_contact(state, unit, target):
-            raise RuleViolation(
-                "CORE-MK-CONTACT",
-                f'{target.id} is {gap(state, unit, target):.2f}" from {unit.id}; '
-                "close combat needs base contact",
-            )
+        check_in_contact(state, unit, target, "CORE-MK-CONTACT", "close combat")
         check_front_arc(state, unit, target)
     return targets
 

@@ -102,6 +102,20 @@ def in_contact(state: MageKnightState, a: Figure, b: Figure) -> bool:
     return gap(state, a, b) <= EPS
 
 
+def check_in_contact(
+    state: MageKnightState, figure: Figure, other: Figure, rule: str, purpose: str,
+    *, named: str | None = None,
+) -> None:
+    """`other` is in base contact with `figure` (MNT-32, MNT-33), as `purpose` needs;
+    otherwise refuse, citing `rule`, with the gap in inches."""
+    if not in_contact(state, figure, other):
+        raise RuleViolation(
+            rule,
+            f'{other.id} is {gap(state, figure, other):.2f}" from {named or figure.id}; '
+            f"{purpose} needs base contact",
+        )
+
+
 def opposing_in_contact(state: MageKnightState, fig: Figure) -> list[Figure]:
     """The opposing figures (units) in base contact with the figure's unit."""
     unit = unit_of(state, fig)

@@ -11,7 +11,7 @@ from domain.mageknight.building import symbols_match
 from domain.mageknight.commands import MountUp
 from domain.mageknight.dark_riders import check_collector_pair, is_dark_rider
 from domain.mageknight.dial import mk_state
-from domain.mageknight.figures import gap, in_contact, on_table
+from domain.mageknight.figures import check_in_contact, on_table
 from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure, MageKnightState
 from events.mageknight import RiderMounted
@@ -36,12 +36,7 @@ def check_friendly_riderless_mount(
         raise RuleViolation("MNT-80", f"{mount.id} is not a mount without a rider")
     if mount.controlled_by != player:
         raise RuleViolation("MNT-80", f"{mount.id} is not friendly to {player}")
-    if not in_contact(state, rider, mount):
-        raise RuleViolation(
-            "MNT-80",
-            f'{rider.id} is {gap(state, rider, mount):.2f}" from {mount.id}; '
-            "mounting needs base contact",
-        )
+    check_in_contact(state, mount, rider, "MNT-80", "mounting")
 
 
 def check_mount_symbols(rider: Figure, mount: Figure) -> None:

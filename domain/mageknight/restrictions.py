@@ -19,8 +19,7 @@ from domain.mageknight.commands import Capture, FreeSpin, UseAbility
 from domain.mageknight.dark_riders import is_dark_rider
 from domain.mageknight.dial import mk_state
 from domain.mageknight.figures import (
-    gap,
-    in_contact,
+    check_in_contact,
     is_cavalry,
     is_opposing,
     on_table,
@@ -77,12 +76,7 @@ def decide_capture(d: Decision, cmd: Capture) -> None:
     check_cavalry_cannot_be_captured(target)
     if not is_opposing(unit, target):
         raise RuleViolation("CORE-MK-CAPTURE", f"{target.id} is not an opposing figure")
-    if not in_contact(state, unit, target):
-        raise RuleViolation(
-            "CORE-MK-CAPTURE",
-            f'{target.id} is {gap(state, unit, target):.2f}" from {fig.id}; '
-            "capture needs base contact",
-        )
+    check_in_contact(state, unit, target, "CORE-MK-CAPTURE", "capture", named=fig.id)
     started = assign_action(d, unit, "capture")
     d.emit(FigureCaptured(figure=target.id, by=fig.id))
     finish_action(d, started)
