@@ -61,10 +61,10 @@ class Game:
         """Wrap already-applied facts as the next events of this game."""
         for fact in facts:
             self.version += 1
+            payload = fact.payload()
             digest = chain_hash(
                 hashed_body(
-                    self.id, self.version, timestamp.isoformat(), step, self.head_hash,
-                    fact.payload(),
+                    self.id, self.version, timestamp.isoformat(), step, self.head_hash, payload
                 )
             )
             self.pending.append(
@@ -76,6 +76,7 @@ class Game:
                     prev_hash=self.head_hash,
                     hash=digest,
                     fact=fact,
+                    stored_fact=payload,
                 )
             )
             self.head_hash = digest

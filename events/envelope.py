@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -34,6 +34,9 @@ class GameEvent:
     prev_hash: str
     hash: str
     fact: Fact
+    #: The fact's JSON data exactly as hashed, kept when the event is recorded so
+    #: that storing it does not dump the model a second time.
+    stored_fact: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
 
 def hashed_body(

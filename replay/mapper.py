@@ -44,7 +44,7 @@ class PydanticMapper(Mapper[UUID]):
                 "step": domain_event.step,
                 "prev_hash": domain_event.prev_hash,
                 "hash": domain_event.hash,
-                "fact": domain_event.fact.payload(),
+                "fact": domain_event.stored_fact or domain_event.fact.payload(),
             }
         elif isinstance(domain_event, GameSnapshot):
             topic = SNAPSHOT_TOPIC
