@@ -9,7 +9,6 @@ eventsourcing pydantic mapper does not (LIBRARY-NOTES, issue #302).
 from __future__ import annotations
 
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -76,14 +75,9 @@ class PydanticMapper(Mapper[UUID]):
         return decode_event(originator_id, stored_event.originator_version, body)
 
 
-@lru_cache(maxsize=1024)
-def _uuid(text: str) -> UUID:
-    return UUID(text)
-
-
 def as_uuid(value: Any) -> UUID:
-    """A stored originator id as a UUID (parsed once per game, not per event)."""
-    return value if isinstance(value, UUID) else _uuid(str(value))
+    """A stored originator id as a UUID (backends return a UUID or its text)."""
+    return value if isinstance(value, UUID) else UUID(str(value))
 
 
 def decode_event(originator_id: UUID, version: int, body: dict[str, Any]) -> GameEvent:
