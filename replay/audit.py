@@ -3,14 +3,16 @@
 Undo and redo are shown as branches: an undone step is marked with the step
 that undid it (and the one that brought it back, if any). `fold=True` shows
 the game with undone branches folded away: undone steps and the requests and
-answers about them are left out. The audit is the judge's full record: it
-shows every command's arguments, hidden placements included; players get
-`export --as` and `replay --as`.
+answers about them are left out. The full audit is the judge's record: it
+shows every command's arguments, hidden placements included. A player's audit
+is built from the events that player may see (`replay.export.seen_by`), so it
+holds no more than their export: a step whose command is hidden from them shows
+as `(hidden)`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -41,8 +43,8 @@ class AuditEntry:
     undone: bool = False
 
 
-def audit_entries(events: Sequence[GameEvent], *, lang: bool = False) -> list[AuditEntry]:
-    """The audit trail of a game's stored events (step 0 is the set-up)."""
+def audit_entries(events: Iterable[GameEvent], *, lang: bool = False) -> list[AuditEntry]:
+    """The audit trail of a game's events (step 0 is the set-up)."""
     entries: dict[int, AuditEntry] = {}
     for event in events:
         entry = entries.get(event.step)
@@ -58,7 +60,8 @@ def new_entry(event: GameEvent) -> AuditEntry:
         arguments = {k: v for k, v in fact.command.items() if k not in ("do", "by")}
         return AuditEntry(fact.step, event.timestamp.isoformat(), fact.by,
                           str(fact.command.get("do")), arguments, "accepted", [])
-    return AuditEntry(event.step, event.timestamp.isoformat(), "-", "setup", {}, "accepted", [])
+    command = "setup" if event.step == 0 else "(hidden)"
+    return AuditEntry(event.step, event.timestamp.isoformat(), "-", command, {}, "accepted", [])
 
 
 def describe_fact(
@@ -83,13 +86,18 @@ def describe_fact(
     elif isinstance(fact, StepsUndone):
         entry.branch.append(f"undid steps {list(fact.steps)} (consent: {fact.consented_by})")
         for step in fact.steps:
-            entries[step].undone = True
-            entries[step].branch.append(f"undone at step {entry.step}")
+            mark_branch(entries, step, True, f"undone at step {entry.step}")
     elif isinstance(fact, StepsRedone):
         entry.branch.append(f"redid steps {list(fact.steps)} (consent: {fact.consented_by})")
         for step in fact.steps:
-            entries[step].undone = False
-            entries[step].branch.append(f"redone at step {entry.step}")
+            mark_branch(entries, step, False, f"redone at step {entry.step}")
+
+
+def mark_branch(entries: dict[int, AuditEntry], step: int, undone: bool, note: str) -> None:
+    """Mark a step undone or redone (a step hidden from this audit's reader is absent)."""
+    if step in entries:
+        entries[step].undone = undone
+        entries[step].branch.append(note)
 
 
 def citation(rule: str, message: str, lang: bool) -> dict[str, str]:

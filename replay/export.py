@@ -9,6 +9,7 @@ hidden low-entropy value (a position) could be brute-forced.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 from domain.game import Game
@@ -25,22 +26,33 @@ def hidden_from(state: GameState, player: str) -> frozenset[str]:
     )
 
 
-def export_lines(
-    events: Sequence[GameEvent], as_player: str | None = None
-) -> Iterator[dict[str, Any]]:
-    """One JSON-ready dict per event (per visible event, with `as_player`)."""
+def seen_by(events: Sequence[GameEvent], player: str) -> Iterator[GameEvent]:
+    """The events `player` may see, each with its fact as they may see it.
+
+    Hashes are blanked (see the module note). Whether a fact is visible is
+    judged on the state just after it, so a fact that hides a unit hides itself.
+    """
     game: Game | None = None
     for event in events:
         if game is None:
             game = Game.from_first_event(event)
         else:
             game.apply_event(event)
-        if as_player is None:
+        seen = event.fact.redacted_for(player, hidden_from(game.state, player))
+        if seen is not None:
+            yield replace(event, fact=seen, prev_hash="", hash="", stored_fact=None)
+
+
+def export_lines(
+    events: Sequence[GameEvent], as_player: str | None = None
+) -> Iterator[dict[str, Any]]:
+    """One JSON-ready dict per event (per visible event, with `as_player`)."""
+    if as_player is not None:
+        for event in seen_by(events, as_player):
             yield {"version": event.originator_version, "step": event.step,
-                   "timestamp": event.timestamp.isoformat(), "prev_hash": event.prev_hash,
-                   "hash": event.hash, "fact": event.fact.payload()}
-        else:
-            seen = event.fact.redacted_for(as_player, hidden_from(game.state, as_player))
-            if seen is not None:
-                yield {"version": event.originator_version, "step": event.step,
-                       "timestamp": event.timestamp.isoformat(), "fact": seen.payload()}
+                   "timestamp": event.timestamp.isoformat(), "fact": event.fact.payload()}
+        return
+    for event in events:
+        yield {"version": event.originator_version, "step": event.step,
+               "timestamp": event.timestamp.isoformat(), "prev_hash": event.prev_hash,
+               "hash": event.hash, "fact": event.fact.payload()}

@@ -127,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--fold", action="store_true", help="hide undone branches")
     audit.add_argument("--json", action="store_true")
     audit.add_argument("--lang", action="store_true", help="quote clauses in their source language")
+    audit.add_argument("--as", dest="as_player", help="only what this player may know")
     audit.set_defaults(handler=cmd_audit)
 
     export = sub.add_parser("export", help="the event log as JSON lines")
@@ -284,8 +285,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     service, game_id = open_game(args)
     game = game_at_event(service, game_id, args.at)
-    if args.as_player is not None and args.as_player not in game.state.players:
-        raise CliError(f"{args.as_player!r} is not a player in this game")
+    check_player(game.state, args.as_player)
     view = state_view(game.state, args.as_player)
     if args.json:
         print_json(view)
@@ -369,17 +369,31 @@ def cmd_step(args: argparse.Namespace) -> int:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from replay.audit import as_json, audit_entries, fold_entries, render
+    from replay.export import seen_by
 
     service, game_id = open_game(args)
-    entries = audit_entries(service.stored_events(game_id), lang=args.lang)
+    events = service.stored_events(game_id)
+    if args.as_player is not None:
+        check_player(service.load(game_id).state, args.as_player)
+        entries = audit_entries(seen_by(events, args.as_player), lang=args.lang)
+    else:
+        entries = audit_entries(events, lang=args.lang)
     if args.fold:
         entries = fold_entries(entries)
     if args.json:
         print_json(as_json(entries))
     else:
-        print(f"audit of game {game_id}" + (" (undone branches folded)" if args.fold else ""))
+        seen = f" as {args.as_player} may see it" if args.as_player else ""
+        folded = " (undone branches folded)" if args.fold else ""
+        print(f"audit of game {game_id}{seen}{folded}")
         print(render(entries, lang=args.lang))
     return 0
+
+
+def check_player(state: GameState, player: str | None) -> None:
+    """A clear error for a `--as` naming nobody in the game."""
+    if player is not None and player not in state.players:
+        raise CliError(f"{player!r} is not a player in this game")
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -387,8 +401,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     service, game_id = open_game(args)
     events = service.stored_events(game_id)
-    if args.as_player is not None and args.as_player not in service.load(game_id).state.players:
-        raise CliError(f"{args.as_player!r} is not a player in this game")
+    check_player(service.load(game_id).state, args.as_player)
     for line in export_lines(events, args.as_player):
         sys.stdout.write(orjson.dumps(line).decode() + "\n")
     return 0

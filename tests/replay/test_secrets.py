@@ -17,7 +17,8 @@ import pytest
 from domain.game import Game
 from domain.ruleset import Setup
 from projections.state_view import state_view
-from replay.export import export_lines, hidden_from
+from replay.audit import as_json, audit_entries, render
+from replay.export import export_lines, hidden_from, seen_by
 from replay.service import GameService
 from warledger.script import load_script, run_script
 
@@ -52,14 +53,22 @@ def export_text(service: GameService, game_id: UUID, player: str | None) -> str:
     return "\n".join(orjson.dumps(line).decode() for line in lines)
 
 
+def audit_text(service: GameService, game_id: UUID, player: str) -> str:
+    """A player's audit, as text and as JSON."""
+    entries = audit_entries(seen_by(service.stored_events(game_id), player), lang=True)
+    return render(entries, lang=True) + orjson.dumps(as_json(entries)).decode()
+
+
 def check_player_exports(service: GameService, game_id: UUID) -> None:
     game = service.load(game_id)
     for player in game.state.players:
         text = export_text(service, game_id, player)
+        audit = audit_text(service, game_id, player)
         view = orjson.dumps(state_view(game.state, player)).decode()
-        assert "SeedSealed" not in text and '"seed"' not in text
+        assert "SeedSealed" not in text + audit and '"seed"' not in text + audit
         for unit_id in secrets_for(service, game_id, player):
             assert unit_id not in text, f"{unit_id} leaks into {player}'s export"
+            assert unit_id not in audit, f"{unit_id} leaks into {player}'s audit"
             assert unit_id not in view, f"{unit_id} leaks into {player}'s view"
 
 
@@ -80,6 +89,7 @@ def test_a_hidden_deployment_trooper_is_invisible_to_its_opponent(
     full = export_text(backend_service, game_id, None)
 
     assert "sniper-hd" not in pano and "31.25" not in pano and "123456789" not in pano
+    assert "sniper-hd" not in audit_text(backend_service, game_id, "pano")
     assert "sniper-hd" in full and "31.25" in full and "123456789" in full
     assert "sniper-hd" not in state_view(backend_service.load(game_id).state, "pano")["units"]
     assert "sniper-hd" in state_view(backend_service.load(game_id).state, "nomads")["units"]
@@ -92,3 +102,27 @@ def test_the_full_export_carries_the_hash_chain(service: GameService) -> None:
     lines = list(export_lines(service.stored_events(game_id)))
 
     assert all(b["prev_hash"] == a["hash"] for a, b in itertools.pairwise(lines))
+
+
+def test_audit_as_a_player_shows_their_view_and_the_judges_audit_shows_all(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from warledger.cli import main
+
+    db = str(tmp_path / "game.db")
+    service = GameService(db)
+    game_id = service.start(HIDDEN_SETUP)
+    service.handle(game_id, {"do": "next_phase", "by": "pano"})
+    service.close()
+
+    assert main(["audit", db, str(game_id), "--as", "pano"]) == 0
+    pano = capsys.readouterr().out
+    assert main(["audit", db, str(game_id)]) == 0
+    full = capsys.readouterr().out
+    assert main(["audit", db, str(game_id), "--as", "nobody"]) == 2
+    refused = capsys.readouterr()
+
+    assert "as pano may see it" in pano and "next_phase" in pano
+    assert "SeedSealed" not in pano and pano.count("UnitFielded") == 1
+    assert "SeedSealed" in full and full.count("UnitFielded") == 2
+    assert "'nobody' is not a player in this game" in refused.err and not refused.out
