@@ -59,13 +59,12 @@ class Game:
 
     def record(self, facts: Sequence[Fact], timestamp: datetime, *, step: int) -> None:
         """Wrap already-applied facts as the next events of this game."""
+        stamp = timestamp.isoformat()
         for fact in facts:
             self.version += 1
             payload = fact.payload()
             digest = chain_hash(
-                hashed_body(
-                    self.id, self.version, timestamp.isoformat(), step, self.head_hash, payload
-                )
+                hashed_body(self.id, self.version, stamp, step, self.head_hash, payload)
             )
             self.pending.append(
                 GameEvent(

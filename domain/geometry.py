@@ -193,7 +193,13 @@ def _rect_corners(rect: Rect) -> tuple[Point2, Point2, Point2, Point2]:
 
 @lru_cache(maxsize=8192)
 def _rect_polygon(rect: Rect) -> Polygon:
-    return Polygon(_rect_corners(rect))
+    return _quad(_rect_corners(rect))
+
+
+def _quad(corners: tuple[Point2, Point2, Point2, Point2]) -> Polygon:
+    """A four-cornered polygon (`shapely.polygons`: a third faster than `Polygon()`)."""
+    quad: Polygon = shapely.polygons(corners)
+    return quad
 
 
 @lru_cache(maxsize=8192)
@@ -429,7 +435,27 @@ def convex_hull(points: Sequence[Point2]) -> Polygon:
 
 def swept_area(start: Footprint, end: Footprint) -> Polygon:
     """The ground a footprint covers moving in a straight line from `start` to `end`."""
+    straight = _straight_ahead_sweep(start, end)
+    if straight is not None:
+        return straight
     return convex_hull([*_outline(start), *_outline(end)])
+
+
+def _straight_ahead_sweep(start: Footprint, end: Footprint) -> Polygon | None:
+    """A rectangle moved along its own facing sweeps a longer rectangle (its exact
+    hull, without building one); None for any other move."""
+    if not (isinstance(start, Rect) and isinstance(end, Rect)) or (
+        (start.width, start.depth, start.facing) != (end.width, end.depth, end.facing)
+    ):
+        return None
+    hx, hy = heading_vector(start.facing)
+    dx, dy = end.x - start.x, end.y - start.y
+    if abs(dx * hy - dy * hx) > 1e-9:
+        return None
+    along = abs(dx * hx + dy * hy)
+    midway = Rect((start.x + end.x) / 2, (start.y + end.y) / 2, start.width,
+                  start.depth + along, start.facing)
+    return _quad(_rect_corners(midway))
 
 
 def _outline(shape: Footprint) -> list[Point2]:

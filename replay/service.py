@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar, cast
 from uuid import UUID, uuid4
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import Mapper, RecordConflictError, Transcoder
 
 from domain.commands import Command
@@ -196,12 +196,27 @@ class GameService(Application[UUID]):
         events = game.pending
         first_version = events[0].originator_version if events else game.version
         try:
-            self.save(game)
+            self._store(game)
         except Exception:
             self._cache.pop(game.id, None)
             raise
         self._cache[game.id] = game
         self._snapshot_if_due(game, first_version)
+
+    def _store(self, game: Game) -> None:
+        """`Application.save(game)`, less its runtime-protocol dispatch.
+
+        The library's save asks `isinstance` of two runtime-checkable protocols
+        to learn what it was given (~30 µs per command on Python 3.11, a tenth of
+        a whole command); here it is always our game. Snapshots are ours too
+        (`_snapshot_if_due`), so the library's interval snapshots are skipped.
+        """
+        processing: ProcessingEvent[UUID] = ProcessingEvent()
+        processing.events.extend(game.collect_events())
+        processing.aggregates[game.id] = game
+        recordings = self._record(processing)
+        self._notify(recordings)
+        self.notify(processing.events)  # the library's deprecated hook, kept as save does
 
     def _snapshot_if_due(self, game: Game, first_version: int) -> None:
         """Snapshot from memory when the save crossed a multiple of the interval."""

@@ -8,7 +8,7 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from shapely.geometry import LineString, Point, box
+from shapely.geometry import LineString, MultiPoint, Point, box
 from shapely.geometry.base import BaseGeometry
 
 from domain.geometry import (
@@ -36,6 +36,7 @@ from domain.geometry import (
     rear_arc_polygon,
     segment,
     sweep_hull,
+    swept_area,
     wholly_in_front_arc,
     wholly_in_rear_arc,
 )
@@ -406,3 +407,24 @@ def test_points_on_the_board_edge_are_recognised() -> None:
     assert not is_on_board_edge((30.0, 22.0), 60, 44)
     assert not is_on_board_edge((-1.0, 10.0), 60, 44)
     assert not is_on_board_edge((30.0, 45.0), 60, 44)
+
+
+@given(rects, st.floats(min_value=0, max_value=30))
+def test_a_straight_ahead_sweep_is_exactly_the_hull_of_start_and_end(r: Rect, d: float) -> None:
+    """The rectangle shortcut for a straight-ahead move (CORE-MOVE-BLOCKED) covers
+    the same ground as the convex hull of the two footprints."""
+    hx, hy = heading_vector(r.facing)
+    end = Rect(r.x + hx * d, r.y + hy * d, r.width, r.depth, r.facing)
+    hull = MultiPoint([*r.corners, *end.corners]).convex_hull
+
+    sweep = swept_area(r, end)
+
+    assert sweep.is_valid
+    assert sweep.symmetric_difference(hull).area <= 1e-6 * max(1.0, hull.area)
+
+
+def test_a_sideways_sweep_falls_back_to_the_hull() -> None:
+    start = Rect(10, 10, 4, 2, 90)
+    end = Rect(13, 10, 4, 2, 90)
+
+    assert swept_area(start, end).area == pytest.approx(4 * 2 + 3 * 2)
