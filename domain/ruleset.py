@@ -101,9 +101,14 @@ class Ruleset:
         """
         facts: list[Fact] = []
         seen: set[str] = set()
+        model = self.state_type.unit_model
         for index, raw in enumerate(setup.units):
+            kept = sorted(set(raw) & model.kept_by_play) if isinstance(raw, dict) else []
+            if kept:
+                raise ScriptError(f"units[{index}]: {', '.join(kept)} is kept by the game as "
+                                  "it is played; a script cannot set it")
             try:
-                unit = self.state_type.unit_model.model_validate(raw)
+                unit = model.model_validate(raw)
             except ValidationError as error:
                 raise ScriptError(f"units[{index}]: {first_error(error)}") from None
             if unit.id in seen:

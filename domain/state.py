@@ -41,6 +41,9 @@ class UnitState(StateModel):
     facing: float | None = None
     conditions: list[str] = Field(default_factory=list)
 
+    #: Fields that play keeps (rolls made, Moves made ...): a script may not set them.
+    kept_by_play: ClassVar[frozenset[str]] = frozenset()
+
     @model_validator(mode="after")
     def _facing_on_the_table(self) -> UnitState:
         """A unit on the table always has a facing; 0° (towards +x) unless given."""

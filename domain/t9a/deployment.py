@@ -45,6 +45,8 @@ def decide_ambush(d: Decision, cmd: DeclareAmbush) -> None:
     Ambush instead (joined, if it is an Attachable Model, to an Ambushing unit: AMB-21)."""
     state = as_t9a(d.state)
     unit = state.t9a_unit(cmd.unit)
+    if unit.in_ambush:
+        raise InputError(f"{unit.id} is in Ambush already")
     check_not_on_battlefield(unit)
     check_ambush_eligible(unit)
     if cmd.join is not None:

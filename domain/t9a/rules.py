@@ -17,9 +17,9 @@ from domain.t9a.ambushers import is_ambush_eligible
 from domain.t9a.combining import check_join, check_model_in_ambush
 from domain.t9a.commands import T9A_COMMANDS
 from domain.t9a.flow import GAME_END_RULES, PHASE_END_RULES, PHASE_START_RULES
-from domain.t9a.footing import check_formation
+from domain.t9a.footing import check_formation, check_unit_spacing
 from domain.t9a.machine import MACHINE
-from domain.t9a.units import T9AState, T9AUnit
+from domain.t9a.units import IN_AMBUSH, T9AState, T9AUnit
 from events.base import Fact
 
 
@@ -40,9 +40,7 @@ class T9A(Ruleset):
         facts = super().setup_facts(setup)
         units = {unit.id: unit for unit in map(T9AUnit.model_validate, setup.units)}
         for unit in units.values():
-            if unit.in_ambush and not is_ambush_eligible(unit):
-                raise ScriptError(f"unit {unit.id!r} is in Ambush but not all its models "
-                                  "have Ambush (AMB-02)")
+            check_fielded_ambusher(unit)
             if unit.joined_to is not None:
                 check_fielded_join(unit, units)
         return facts
@@ -50,12 +48,16 @@ class T9A(Ruleset):
     def check_setup(self, state: GameState) -> None:
         """Units fielded on the table stand in a legal formation (CORE-FORMATION)."""
         super().check_setup(state)
-        for unit in as_t9a(state).t9a_units():
-            if unit.status == "on_table" and unit.joined_to is None:
-                try:
-                    check_formation(unit, unit.files, unit.ranks, clause="CORE-FORMATION")
-                except RuleViolation as problem:
-                    raise ScriptError(f"units: {problem}") from None
+        t9a = as_t9a(state)
+        for unit in t9a.t9a_units():
+            shape = unit.footprint()
+            if shape is None:
+                continue
+            try:
+                check_formation(unit, unit.files, unit.ranks, clause="CORE-FORMATION")
+                check_unit_spacing(t9a, unit, shape, clause="CORE-UNIT-SPACING")
+            except RuleViolation as problem:
+                raise ScriptError(f"units: {problem.message} ({problem.rule})") from None
 
     def on_phase_start(self, d: Decision) -> None:
         state = as_t9a(d.state)
@@ -75,6 +77,17 @@ class T9A(Ruleset):
     def view_extra(self, state: GameState, as_player: str | None) -> dict[str, Any]:
         """`ambush_rolled`: player -> the Game Turn of their last Ambush rolls."""
         return {"ambush_rolled": dict(sorted(as_t9a(state).ambush_rolled.items()))}
+
+
+def check_fielded_ambusher(unit: T9AUnit) -> None:
+    """A script unit fielded in Ambush is off the table (status `reserve`) and
+    eligible (AMB-02)."""
+    if IN_AMBUSH in unit.conditions and unit.status != "reserve":
+        raise ScriptError(f"unit {unit.id!r} has the condition {IN_AMBUSH!r} but status "
+                          f"{unit.status!r}; a unit in Ambush has status 'reserve'")
+    if unit.in_ambush and not is_ambush_eligible(unit):
+        raise ScriptError(f"unit {unit.id!r} is in Ambush but not all its models "
+                          "have Ambush (AMB-02)")
 
 
 def check_fielded_join(model: T9AUnit, units: dict[str, T9AUnit]) -> None:

@@ -8,9 +8,10 @@ read `ambush: <X>` and `attachable: true` there. A unit in Ambush has status
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, PositiveFloat, model_validator
 
 from domain.geometry import Rect
 from domain.state import GameState, StateModel, UnitState
@@ -20,8 +21,12 @@ MoveKind = Literal["advance", "march", "reform"]
 
 
 def normalise_ambush_x(value: str) -> str:
-    """`Board Edge`, `board-edge` and `board_edge` all name the same X."""
-    return value.strip().lower().replace(" ", "_").replace("-", "_")
+    """`Board Edge`, `BoardEdge`, `board-edge` and `board_edge` all name the same X."""
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", value)
+    x = "_".join(re.split(r"[\s_\-]+", words.strip().lower()))
+    if not x:
+        raise ValueError("Ambush needs its X, e.g. 'Board Edge'")
+    return x
 
 
 class UnitRules(StateModel):
@@ -73,7 +78,7 @@ class T9AUnit(UnitState):
 
     files: int = Field(default=5, ge=1)
     ranks: int = Field(default=2, ge=1)
-    base: tuple[float, float] = (1.0, 1.0)
+    base: tuple[PositiveFloat, PositiveFloat] = (1.0, 1.0)
     models: int = Field(default=0, ge=0, description="0 in a script: files × ranks")
     advance_rate: float = Field(default=4.0, ge=0)
     march_rate: float = Field(default=8.0, ge=0)
@@ -91,10 +96,18 @@ class T9AUnit(UnitState):
     arrival_roll: int | None = None
     arrived: ArrivalRecord | None = None
 
+    #: Kept by play, never set by a script: a game starts before any roll or Move.
+    kept_by_play: ClassVar[frozenset[str]] = frozenset(
+        {"advance_moved", "moved", "arrival_ready", "arrival_roll", "arrived"}
+    )
+
     @model_validator(mode="after")
     def _default_models(self) -> T9AUnit:
         if self.models == 0:
             self.models = self.files * self.ranks
+        if self.rules.ambush_models is not None and self.rules.ambush_models > self.models:
+            raise ValueError(f"ambush_models is {self.rules.ambush_models}, but the unit has "
+                             f"only {self.models} models")
         return self
 
     @property
