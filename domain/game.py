@@ -39,9 +39,10 @@ class Game:
     def start(cls, game_id: UUID, setup: Setup, timestamp: datetime) -> Game:
         """A new game: `GameStarted`, the sealed seed, then the fielded units."""
         ruleset = find_ruleset(setup.ruleset)
+        ruleset.validate_table(setup)
         started = GameStarted(
             ruleset=ruleset.name,
-            variant=setup.variant,
+            variant=ruleset.validate_variant(setup.variant),
             board=setup.board,
             terrain=setup.terrain,
             players=setup.players,

@@ -18,6 +18,7 @@ from domain.decision import Decision
 from domain.dice import DiceSource
 from domain.errors import InputError, RuleViolation
 from domain.history import History
+from domain.limits import first_out_of_range, out_of_range_message
 from domain.ruleset import Handler, Ruleset
 from domain.state import GameState
 from domain.turns import CORE_HANDLERS
@@ -57,11 +58,16 @@ def decide(
 
 def check_storable(command: Command) -> None:
     """Gate 1 (INPUT): every value of the command can be stored and hashed as JSON
-    (whole numbers fit in 64 bits; no infinities or NaN)."""
+    (whole numbers fit in 64 bits; no infinities or NaN), and no length or angle
+    is beyond what a table holds (`domain.limits`)."""
+    record = command.record()
     try:
-        orjson.dumps(command.record())
+        orjson.dumps(record)
     except orjson.JSONEncodeError as error:
         raise InputError(f"a value of this {command.do} step cannot be recorded: {error}") from None
+    found = first_out_of_range(record, command.do)
+    if found:
+        raise InputError(out_of_range_message(found))
 
 
 def check_allowed_now(ruleset: Ruleset, state: GameState, command: Command) -> None:

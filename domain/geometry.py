@@ -417,6 +417,14 @@ class Obstacles:
         hits = self._tree.query(to_geometry(geom), predicate="intersects")
         return sorted({self._ids[int(i)] for i in hits} - skip)
 
+    def hitting(self, geom: Shape, *, ignore: Iterable[str] = ()) -> list[BaseGeometry]:
+        """The obstacle geometries that intersect ``geom`` (touching counts), minus ``ignore``."""
+        if not self._ids:
+            return []
+        skip = frozenset(ignore)
+        hits = sorted(int(i) for i in self._tree.query(to_geometry(geom), predicate="intersects"))
+        return [self._geoms[i] for i in hits if self._ids[i] not in skip]
+
     def is_clear(self, geom: Shape, *, ignore: Iterable[str] = ()) -> bool:
         """True if no obstacle (other than ``ignore``) intersects ``geom``."""
         return not self.blocking_ids(geom, ignore=ignore)
@@ -540,22 +548,94 @@ def has_clear_line(
     samples: int = 16,
 ) -> bool:
     """Is there a straight segment from ``a_point`` to some point of ``target`` that no
-    obstacle (other than ``ignore``) intersects?
+    obstacle (other than ``ignore``) intersects? Touching an obstacle blocks it.
 
-    Sampling approximation: tries the centre and ``samples`` points on the outline
-    (for a :class:`Rect` the 4 corners plus evenly spaced edge points; for a :class:`Disc`
-    evenly spaced points plus the nearest point and the two exact tangent points seen
-    from ``a_point``). Touching an obstacle blocks the segment; pass the target's own
-    id (and the shooter's) in ``ignore``.
+    First the cheap tries: the centre and ``samples`` points of the outline (for a
+    :class:`Disc` also the nearest point and the two tangent points seen from
+    ``a_point``). If none is clear, the exact answer: is any of the target left
+    outside the obstacles' shadows (:func:`sees_part_of`)? So a sliver seen
+    through a narrow gap counts. Pass the target's own id (and the shooter's) in
+    ``ignore``.
     """
     if samples < 4:
         raise ValueError(f"samples must be >= 4, got {samples}")
     origin = _as_point(a_point)
     skip = frozenset(ignore)
-    return any(
+    if any(
         obstacles.is_clear(_line([origin, p]), ignore=skip)
         for p in _target_samples(origin, target, samples)
-    )
+    ):
+        return True
+    return sees_part_of(origin, to_geometry(target), obstacles, ignore=skip)
+
+
+def sees_part_of(
+    origin: Point2, region: BaseGeometry, obstacles: Obstacles, *, ignore: Iterable[str] = ()
+) -> bool:
+    """Does a segment from ``origin`` reach some point of ``region`` without touching
+    any obstacle? Exact for polygonal obstacles: a point is hidden exactly when it
+    lies in an obstacle's shadow seen from ``origin`` (see :func:`shadow`), so the
+    answer is whether ``region`` keeps any area outside the shadows. A region of no
+    area (a point, a line) is tried point by point.
+    """
+    if region.is_empty:
+        return False
+    skip = frozenset(ignore)
+    if region.area <= 0.0:
+        return any(obstacles.is_clear(_line([origin, p]), ignore=skip)
+                   for p in shapely.get_coordinates(region).tolist())
+    cone = convex_hull([origin, *shapely.get_coordinates(region).tolist()])
+    blockers = obstacles.hitting(cone, ignore=skip)
+    if not blockers:
+        return True
+    reach = 2.0 * max(_farthest(origin, g) for g in (region, *blockers)) + 1.0
+    hidden = shapely.union_all([shadow(origin, g, reach) for g in blockers])
+    return bool(region.difference(hidden).area > AREA_EPS)
+
+
+#: Visible area below this (square inches) is a numerical sliver, not a view.
+AREA_EPS = 1e-12
+
+
+def shadow(origin: Point2, obstacle: BaseGeometry, reach: float) -> BaseGeometry:
+    """What ``obstacle`` hides from ``origin``, out to ``reach`` inches: the obstacle
+    itself and, for each of its edges, the ground behind that edge (the edge and
+    its two ends pushed out along the lines of sight)."""
+    ox, oy = origin
+    parts = [obstacle]
+    for ring in _rings(obstacle):
+        for (ax, ay), (bx, by) in itertools.pairwise(ring):
+            if abs((ax - ox) * (by - oy) - (ay - oy) * (bx - ox)) <= 1e-15:
+                continue  # an edge seen end-on hides nothing beyond itself
+            parts.append(Polygon([(ax, ay), (bx, by), _pushed(origin, (bx, by), reach),
+                                  _pushed(origin, (ax, ay), reach)]))
+    return shapely.union_all(parts)
+
+
+def _rings(geometry: BaseGeometry) -> list[list[Point2]]:
+    """Every boundary line of a geometry as point lists (polygon rings, lines)."""
+    lines = shapely.get_parts(shapely.boundary(geometry)) if geometry.area > 0 else [geometry]
+    rings: list[list[Point2]] = []
+    for line in lines:
+        for part in shapely.get_parts(line):
+            rings.append([(float(x), float(y)) for x, y in shapely.get_coordinates(part)])
+    return rings
+
+
+def _pushed(origin: Point2, point: Point2, reach: float) -> Point2:
+    """``point`` moved away from ``origin`` along their line to ``reach`` from it."""
+    ox, oy = origin
+    dx, dy = point[0] - ox, point[1] - oy
+    length = math.hypot(dx, dy)
+    if length <= 0.0 or length >= reach:
+        return point
+    return (ox + dx * reach / length, oy + dy * reach / length)
+
+
+def _farthest(origin: Point2, geometry: BaseGeometry) -> float:
+    """How far the farthest corner of the geometry's bounding box is from ``origin``."""
+    x0, y0, x1, y1 = geometry.bounds
+    return max(math.hypot(x - origin[0], y - origin[1]) for x in (x0, x1) for y in (y0, y1))
 
 
 # --------------------------------------------------------------------------- board

@@ -18,6 +18,7 @@ from domain.commands import CORE_COMMANDS, Command
 from domain.decision import Decision
 from domain.errors import InputError, ScriptError
 from domain.geometry import is_wholly_on_board
+from domain.limits import first_out_of_range, out_of_range_message
 from domain.machine import TurnMachine
 from domain.state import GameState
 from domain.undo import META_COMMANDS
@@ -55,6 +56,10 @@ class Ruleset:
     last_round: ClassVar[int]
     #: Options a script may set, with their defaults.
     default_options: ClassVar[dict[str, Any]] = {}
+    #: The model that checks option values (None: names are checked, values not).
+    options_model: ClassVar[type[BaseModel] | None] = None
+    #: Variants of the rules a script may name (lower case), e.g. Infinity's `codeone`.
+    variants: ClassVar[frozenset[str]] = frozenset()
     #: Options whose list entries may name data files (YAML/JSON). The script
     #: reader inlines them, read relative to the script, so rules never do I/O.
     file_options: ClassVar[tuple[str, ...]] = ()
@@ -141,11 +146,37 @@ class Ruleset:
                 )
 
     def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """Reject unknown options; fill in defaults."""
+        """Reject unknown options and bad values (`options_model`); fill in defaults."""
         unknown = sorted(set(options) - set(self.default_options))
         if unknown:
             raise ScriptError(f"unknown option(s) for {self.name}: {', '.join(unknown)}")
-        return {**self.default_options, **options}
+        merged = {**self.default_options, **options}
+        if self.options_model is None:
+            return merged
+        try:
+            return self.options_model.model_validate(merged).model_dump(mode="json")
+        except ValidationError as error:
+            raise ScriptError(f"options.{first_error(error)}") from None
+
+    def validate_variant(self, variant: str | None) -> str | None:
+        """The variant as stored (lower case), or a `ScriptError` naming the known ones."""
+        if variant is None:
+            return None
+        name = variant.strip().lower()
+        if name not in self.variants:
+            known = ", ".join(sorted(self.variants)) or "none"
+            raise ScriptError(f"variant {variant!r} is not a variant of {self.name} "
+                              f"(known: {known})")
+        return name
+
+    def validate_table(self, setup: Setup) -> None:
+        """No length or angle of the set-up is beyond what a table holds (`domain.limits`)."""
+        found = first_out_of_range({
+            "board": setup.board.model_dump(), "terrain": [t.model_dump() for t in setup.terrain],
+            "units": list(setup.units), "options": setup.options,
+        }, "setup")
+        if found:
+            raise ScriptError(out_of_range_message(found))
 
     # -- commands -----------------------------------------------------------
     def parse_command(self, data: dict[str, Any]) -> Command:

@@ -19,6 +19,7 @@ from pydantic import (
 )
 
 from domain.geometry import Disc, Footprint
+from domain.limits import Facing
 from events.core import Board, TerrainPiece
 
 UnitStatus = Literal["reserve", "on_table", "removed"]
@@ -38,7 +39,7 @@ class UnitState(StateModel):
     status: UnitStatus = "on_table"
     x: float | None = None
     y: float | None = None
-    facing: float | None = None
+    facing: Facing | None = None
     conditions: list[str] = Field(default_factory=list)
 
     #: Fields that play keeps (rolls made, Moves made ...): a script may not set them.

@@ -7,6 +7,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from domain.commands import Command, Who
+from domain.limits import Facing
 from events.infinity import Point
 
 
@@ -24,7 +25,7 @@ class Movement(TrooperCommand):
     position, in order), ending with `facing` (default: unchanged)."""
 
     path: tuple[Point, ...] = Field(min_length=1)
-    facing: float | None = None
+    facing: Facing | None = None
 
 
 class Move(Movement):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from domain.decision import Decision
 from domain.errors import ScriptError
 from domain.infinity.commands import COMMANDS
@@ -11,12 +13,22 @@ from domain.infinity.machine import MACHINE, ORDER_MACHINE
 from domain.infinity.orders import generate_orders, opening_orders
 from domain.infinity.sight import ZONE_OF_CONTROL
 from domain.infinity.state import InfinityState, Trooper
+from domain.limits import MAX_MAGNITUDE
 from domain.machine import TurnMachine
 from domain.ruleset import Ruleset, Setup, register
 from domain.state import GameState
 from events.base import Fact
 
 __all__ = ["RULESET", "Infinity", "InfinityState", "Trooper"]
+
+
+class InfinityOptions(BaseModel):
+    """The options an Infinity script may set."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+    zone_of_control: float = Field(default=ZONE_OF_CONTROL, gt=0, le=MAX_MAGNITUDE,
+                                   description="the ZoC reach in inches (A-CAU-03)")
 
 
 class Infinity(Ruleset):
@@ -29,6 +41,8 @@ class Infinity(Ruleset):
     commands = COMMANDS
     last_round = 3
     default_options: ClassVar[dict[str, Any]] = {"zone_of_control": ZONE_OF_CONTROL}
+    options_model = InfinityOptions
+    variants = frozenset({"codeone"})
     #: The order expenditure sequence, drawn by `warledger diagram infinity-n4`.
     extra_machines: ClassVar[dict[str, TurnMachine]] = {"order": ORDER_MACHINE}
 

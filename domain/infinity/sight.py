@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import pairwise
 
-from shapely.geometry import LineString, Polygon
+from shapely.geometry import LineString
 
 from domain.geometry import (
     EPS,
@@ -18,9 +18,11 @@ from domain.geometry import (
     distance,
     front_arc_polygon,
     has_clear_line,
+    heading_vector,
     in_front_arc,
     path_min_distance,
     polygon_from_points,
+    sees_part_of,
     wholly_in_front_arc,
 )
 from domain.infinity.state import InfinityState, Trooper
@@ -103,15 +105,17 @@ def has_lof(observer: Trooper, target: Disc, obstacles: Obstacles) -> bool:
 
 
 def has_clear_line_to_front_part(seen_from: Disc, target: Disc, obstacles: Obstacles) -> bool:
-    """For a base that straddles the observer's side line: is some point of its part in
-    the front arc (sampled on that part's outline) reached by a clear segment?"""
+    """For a base that straddles the observer's side line: does a clear segment reach
+    some point of its part in the (closed) front arc? Exact up to the base's polygon
+    (`sees_part_of`); a base that only touches the side line is seen, if at all, at
+    the point where it touches (its point farthest ahead)."""
     reach = distance(seen_from.centre, target.centre) + target.radius + 1.0
     front_part = target.polygon.intersection(front_arc_polygon(seen_from, reach))
-    if front_part.is_empty:  # only touches the side line: its outline's closest point
-        return has_clear_line(seen_from.centre, target, obstacles)
-    corners = front_part.exterior.coords if isinstance(front_part, Polygon) else []
-    return any(obstacles.is_clear(LineString([seen_from.centre, corner]))
-               for corner in corners)
+    if front_part.area <= 0.0:
+        hx, hy = heading_vector(seen_from.facing)
+        ahead = (target.x + target.radius * hx, target.y + target.radius * hy)
+        return obstacles.is_clear(LineString([seen_from.centre, ahead]))
+    return sees_part_of(seen_from.centre, front_part, obstacles)
 
 
 def gap_between(enemy: Trooper, base: Disc) -> float:

@@ -12,6 +12,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from domain.commands import Command, Who
+from domain.limits import Facing
 
 Point = tuple[float, float]
 
@@ -22,7 +23,7 @@ class Move(Command):
     do: Literal["move"] = "move"
     figure: str
     path: list[Point] = Field(min_length=1)
-    facing: float | None = None
+    facing: Facing | None = None
     use: list[str] = Field(default_factory=list)
 
 
@@ -50,7 +51,7 @@ class FreeSpin(Command):
 
     do: Literal["free_spin"] = "free_spin"
     figure: str
-    facing: float
+    facing: Facing
 
 
 class Capture(Command):
@@ -110,7 +111,7 @@ class MoveThenAct(Command):
 
     figure: str
     path: list[Point] = Field(default_factory=list)
-    facing: float | None = None
+    facing: Facing | None = None
     use: list[str] = Field(default_factory=list)
 
 

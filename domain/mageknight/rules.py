@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from domain.decision import Decision
 from domain.mageknight.actions import end_player_turn
@@ -23,6 +25,17 @@ from events.core import GameStarted
 __all__ = ["RULESET", "Figure", "MageKnight", "MageKnightState"]
 
 
+class MageKnightOptions(BaseModel):
+    """The options a Mage Knight script may set."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+    actions_per_turn: int = Field(default=3, ge=1, le=100)
+    items: list[Item] = Field(default_factory=list)
+    dark_alliance_once_per: Literal["unit", "player"] = "unit"
+    score_removed_from_game: bool = True
+
+
 class MageKnight(Ruleset):
     """Mage Knight 2.0, with mounts and cavalry."""
 
@@ -32,6 +45,7 @@ class MageKnight(Ruleset):
     machine = MACHINE
     commands = MK_COMMANDS
     last_round = 10
+    options_model = MageKnightOptions
     default_options: ClassVar[dict[str, Any]] = {
         "actions_per_turn": 3,
         "items": [],

@@ -19,6 +19,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from domain.commands import Command, Who
+from domain.limits import Facing
 
 
 class UnitCommand(Command):
@@ -35,7 +36,7 @@ class Placement(UnitCommand):
 
     x: float
     y: float
-    facing: float
+    facing: Facing
     files: int | None = Field(default=None, ge=1)
     ranks: int | None = Field(default=None, ge=1)
 
@@ -102,7 +103,7 @@ class Reform(UnitCommand):
     """Change formation and facing about the unit's centre."""
 
     do: Literal["reform"] = "reform"
-    facing: float
+    facing: Facing
     files: int | None = Field(default=None, ge=1)
     ranks: int | None = Field(default=None, ge=1)
 

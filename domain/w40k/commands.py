@@ -8,6 +8,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from domain.commands import Command, EndTurn, NextPhase, Who
+from domain.limits import Facing
 
 
 class NextPhaseW40K(NextPhase):
@@ -39,7 +40,7 @@ class UseStratagem(Command):
     sections: tuple[str, ...] = ()
     enemy: str | None = None
     at: tuple[float, float] | None = None
-    facing: float | None = None
+    facing: Facing | None = None
     replaces: str | None = None
 
 

@@ -34,6 +34,7 @@ from domain.geometry import (
     path_min_distance,
     polygon_from_points,
     rear_arc_polygon,
+    sees_part_of,
     segment,
     sweep_hull,
     swept_area,
@@ -428,3 +429,40 @@ def test_a_sideways_sweep_falls_back_to_the_hull() -> None:
     end = Rect(13, 10, 4, 2, 90)
 
     assert swept_area(start, end).area == pytest.approx(4 * 2 + 3 * 2)
+
+
+def _clear_points_inside(origin: tuple[float, float], target: BaseGeometry,
+                         obstacles: Obstacles) -> list[tuple[float, float]]:
+    """Points of a fine grid inside `target` that a clear segment from `origin` reaches."""
+    x0, y0, x1, y1 = target.bounds
+    grid = [(x0 + (x1 - x0) * i / 24, y0 + (y1 - y0) * j / 24)
+            for i in range(25) for j in range(25)]
+    return [p for p in grid if target.contains(Point(p))
+            and obstacles.is_clear(LineString([origin, p]))]
+
+
+@given(named_boxes, footprints, points)
+def test_has_clear_line_finds_every_view_a_fine_grid_finds(
+    boxes: list[tuple[str, BaseGeometry]], target: Rect | Disc, origin: tuple[float, float]
+) -> None:
+    """Soundness of "hidden": if any grid point of the target is reached by a clear
+    segment, `has_clear_line` says the target is seen."""
+    obstacles = Obstacles(boxes)
+
+    if _clear_points_inside(origin, target.polygon, obstacles):
+        assert has_clear_line(origin, target, obstacles)
+
+
+def test_a_sliver_seen_through_a_narrow_gap_counts_as_a_clear_line() -> None:
+    walls = Obstacles([("west", box(0, 20, 14.95, 20.1)), ("east", box(15.05, 20, 48, 20.1))])
+    target = Disc(17.32, 10, 1.0)
+
+    assert has_clear_line((10, 40), target, walls)
+    assert not has_clear_line((10, 40), target, Obstacles([("wall", box(0, 20, 48, 20.1))]))
+
+
+def test_sees_part_of_a_point_region_tries_the_point_itself() -> None:
+    wall = Obstacles([("wall", box(4, -1, 5, 1))])
+
+    assert not sees_part_of((0, 0), Point(10, 0), wall)
+    assert sees_part_of((0, 0), Point(10, 5), wall)

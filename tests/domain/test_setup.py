@@ -71,3 +71,81 @@ def test_dice_must_be_whole_numbers_not_booleans(play: Play) -> None:
     result = play(script("w40k-10", steps=[{"by": "red", "do": "end_turn", "dice": [True]}]))
 
     assert (result["steps"][0]["accepted"], result["steps"][0]["rule"]) == (False, "INPUT")
+
+
+@pytest.mark.parametrize("ruleset", ["t9a", "infinity-n4", "mageknight-2", "w40k-10"])
+def test_facings_are_kept_as_0_to_360_degrees(ruleset: str, play: Play) -> None:
+    result = play(script(ruleset, {"id": "u", "owner": "red", "x": 20, "y": 20, "facing": 450},
+                         {"id": "v", "owner": "red", "x": 30, "y": 30, "facing": -90}))
+
+    assert result["state"]["units"]["u"]["facing"] == 90.0
+    assert result["state"]["units"]["v"]["facing"] == 270.0
+
+
+def test_a_command_facing_is_kept_as_0_to_360_degrees(play: Play) -> None:
+    to_movement = [{"by": "red", "do": "next_phase"}] * 2  # deployment, charge, movement
+    reform = {"by": "red", "do": "reform", "unit": "u", "facing": -270}
+    unit = {"id": "u", "owner": "red", "x": 20, "y": 20, "facing": 0, "files": 2, "ranks": 2,
+            "base": [1, 1]}
+
+    result = play(script("t9a", unit, steps=[*to_movement, reform]))
+
+    assert result["steps"][-1]["accepted"], result["steps"][-1]
+    assert result["state"]["units"]["u"]["facing"] == 90.0
+
+
+def test_a_length_beyond_any_table_is_input_not_a_crash(play: Play) -> None:
+    steps = [{"by": "red", "do": "next_phase"},
+             {"by": "red", "do": "move", "trooper": "u", "path": [[1.0e308, 10]]}]
+    result = play(script("infinity-n4", {"id": "u", "owner": "red", "x": 10, "y": 10},
+                         steps=steps))
+
+    refused = result["steps"][-1]
+    assert (refused["accepted"], refused["rule"]) == (False, "INPUT")
+    assert refused["message"] == ("move.path[0][0] = 1e+308 is out of range: lengths and "
+                                  "angles go up to 1,000,000")
+
+
+def test_a_set_up_length_beyond_any_table_makes_the_script_malformed(play: Play) -> None:
+    with pytest.raises(ScriptError, match=r"setup.units\[0\].y = 1e\+300 is out of range"):
+        play(script("w40k-10", {"id": "u", "owner": "red", "x": 10, "y": 1e300}))
+
+
+@pytest.mark.parametrize("options,message", [
+    ({"zone_of_control": "far"}, "options.zone_of_control: Input should be a valid number"),
+    ({"zone_of_control": -1}, "options.zone_of_control: Input should be greater than 0"),
+    ({"zone_of_control": True}, "options.zone_of_control: Input should be a valid number"),
+])
+def test_infinity_option_values_are_checked_before_the_game_starts(
+    play: Play, options: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ScriptError, match=message):
+        play({**script("infinity-n4"), "options": options})
+
+
+@pytest.mark.parametrize("options", [{"actions_per_turn": "3"}, {"actions_per_turn": 0},
+                                     {"dark_alliance_once_per": "team"},
+                                     {"items": [{"id": "i", "x": "left"}]}])
+def test_mage_knight_option_values_are_checked_before_the_game_starts(
+    play: Play, options: dict[str, Any]
+) -> None:
+    with pytest.raises(ScriptError, match=r"^options\."):
+        play({**script("mageknight-2"), "options": options})
+
+
+def test_cau_02_a_variant_is_read_in_any_case(play: Play) -> None:
+    steps = [{"by": "red", "do": "next_phase"},
+             {"by": "red", "do": "cautious_move", "trooper": "u", "path": [[11, 10]]}]
+    result = play({**script("infinity-n4", {"id": "u", "owner": "red", "x": 10, "y": 10},
+                            steps=steps), "variant": "CodeOne"})
+
+    assert result["state"]["variant"] == "codeone"
+    assert (result["steps"][-1]["accepted"], result["steps"][-1]["rule"]) == (False, "CAU-02")
+
+
+@pytest.mark.parametrize("ruleset,variant", [("infinity-n4", "bogus"), ("t9a", "codeone")])
+def test_an_unknown_variant_makes_the_script_malformed(
+    play: Play, ruleset: str, variant: str
+) -> None:
+    with pytest.raises(ScriptError, match=f"variant '{variant}' is not a variant of {ruleset}"):
+        play({**script(ruleset), "variant": variant})

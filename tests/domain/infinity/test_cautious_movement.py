@@ -346,3 +346,40 @@ def test_cau_10_modifiers_hook_a_cau_11_can_change_the_verdict(
     assert last(cloaked)["rule"] == "CORE-TEST-CLOAK"
     assert last(cloaked)["message"] == "r1 is cloaked: no ARO"
     assert window(cloaked) is None and cloaked["state"]["units"]["r1"]["x"] == 13.0
+
+
+def test_cau_11_13_a_base_touching_the_side_line_is_in_the_front_arc(n4: Scene) -> None:
+    """CORE-LOF-GEOMETRY: the front arc is the closed half-plane. r1's base touches b1's
+    side line (y = 30) at one point and nothing hides it, so the move does not start
+    outside b1's LoF (CAU-11 unmet) and AROs come as usual (CAU-13)."""
+    grazing = trooper("r1", "red", 40, 29.5, facing=0)
+    side_on = trooper("b1", "blue", 30, 30, facing=90)
+
+    result = n4([grazing, side_on], [cautious("r1", (41, 29.5))])
+
+    assert (last(result)["accepted"], last(result)["rule"]) == (True, "CAU-13")
+    assert window(result)["eligible"] == ["b1"]
+
+
+def test_cau_11_13_a_base_seen_through_a_narrow_slot_is_in_lof(n4: Scene) -> None:
+    """RULINGS LoF reaches any point of the base: a 0.1" slot between two walls shows
+    b1 a sliver of r1's base, which no sampled outline point finds. CAU-11 is unmet at
+    the start, so CAU-13."""
+    walls = [wall("west", 0, 20, 14.95, 20.1), wall("east", 15.05, 20, 48, 20.1)]
+    seen = trooper("r1", "red", 17.32, 10, facing=0)
+    watcher = trooper("b1", "blue", 10, 40, facing=270)
+
+    result = n4([seen, watcher], [cautious("r1", (13.82, 10))], terrain=walls)
+
+    assert (last(result)["accepted"], last(result)["rule"]) == (True, "CAU-13")
+
+
+def test_cau_10_a_base_wholly_behind_a_wall_with_no_slot_is_out_of_lof(n4: Scene) -> None:
+    """The same scene with the slot closed: no LoF, no ZoC at either end (CAU-10)."""
+    seen = trooper("r1", "red", 17.32, 10, facing=0)
+    watcher = trooper("b1", "blue", 10, 40, facing=270)
+
+    result = n4([seen, watcher], [cautious("r1", (13.82, 10))],
+                terrain=[wall("whole", 0, 20, 48, 20.1)])
+
+    assert (last(result)["accepted"], last(result)["rule"]) == (True, "CAU-10")

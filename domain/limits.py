@@ -1,0 +1,50 @@
+"""What a table can hold: the range of lengths and angles a game accepts.
+
+A finite but absurd value (a coordinate of 1e308 inches) is not a position on
+any table; geometry overflows on it. Scripts and commands holding one are
+refused as malformed (`INPUT`) before any rule is asked.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, Field
+
+#: No length, coordinate or angle in a game goes beyond this (inches or degrees).
+MAX_MAGNITUDE = 1_000_000.0
+
+
+def normalise_facing(degrees: float) -> float:
+    """An angle as 0 ≤ a < 360 degrees, counter-clockwise from +x (CONTRACT §2)."""
+    angle = degrees % 360.0
+    return 0.0 if angle >= 360.0 else angle + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+#: A facing in degrees, stored as 0 ≤ a < 360 (`facing: 450` is `90.0`).
+Facing = Annotated[
+    float, Field(ge=-MAX_MAGNITUDE, le=MAX_MAGNITUDE), AfterValidator(normalise_facing)
+]
+
+
+def first_out_of_range(value: Any, where: str = "value") -> str | None:
+    """Where in `value` (nested dicts and lists) a number lies beyond
+    ±`MAX_MAGNITUDE`, as `where.key[0] = 1e+308`; None if nowhere."""
+    if isinstance(value, float) and abs(value) > MAX_MAGNITUDE:
+        return f"{where} = {value:g}"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = first_out_of_range(item, f"{where}.{key}")
+            if found:
+                return found
+    if isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = first_out_of_range(item, f"{where}[{index}]")
+            if found:
+                return found
+    return None
+
+
+def out_of_range_message(found: str) -> str:
+    """The one-line reason for a value `first_out_of_range` found."""
+    return f"{found} is out of range: lengths and angles go up to {MAX_MAGNITUDE:,.0f}"
