@@ -29,6 +29,8 @@ class Command(BaseModel):
     ignores_windows: ClassVar[bool] = False
     #: Whether it may be issued after the game has ended (rulings, undo).
     after_game_over: ClassVar[bool] = False
+    #: Whether the judge may issue it (CORE-JUDGE: `end_game`, rulings, consent).
+    judge_may: ClassVar[bool] = False
 
     do: str
     by: str = Field(min_length=1)
@@ -58,6 +60,7 @@ class EndGame(Command):
     """End the game now; end-of-game rules then apply."""
 
     who: ClassVar[Who] = "any"
+    judge_may: ClassVar[bool] = True
     do: Literal["end_game"] = "end_game"
     reason: str = "ended by command"
 

@@ -74,7 +74,7 @@ def check_allowed_now(ruleset: Ruleset, state: GameState, command: Command) -> N
     """Gate 2: the command may be issued now, by this player, for these units."""
     if command.by not in state.players and command.by != JUDGE:
         raise InputError(f"{command.by!r} is not a player in this game")
-    if command.by == JUDGE and command.who == "active":
+    if command.by == JUDGE and not command.judge_may:
         raise RuleViolation(
             "CORE-JUDGE",
             f"a judge records rulings and answers undo requests; it cannot {command.do}",

@@ -1,8 +1,10 @@
-"""What a table can hold: the range of lengths and angles a game accepts.
+"""What a game can hold: the range of numbers a script or command may give.
 
-A finite but absurd value (a coordinate of 1e308 inches) is not a position on
-any table; geometry overflows on it. Scripts and commands holding one are
-refused as malformed (`INPUT`) before any rule is asked.
+A finite but absurd value is not a position on any table nor a count of
+anything: a coordinate of 1e308 inches overflows geometry, a cost modifier of
+-2**63 overflows storage, a Toughness of 10**8 asks for as many dice. Scripts
+and commands holding one are refused as malformed (`INPUT`) before any rule
+is asked.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 
-#: No length, coordinate or angle in a game goes beyond this (inches or degrees).
+#: No number in a game goes beyond this: inches, degrees, CP, models, dice.
 MAX_MAGNITUDE = 1_000_000.0
 
 
@@ -30,8 +32,10 @@ Facing = Annotated[
 def first_out_of_range(value: Any, where: str = "value") -> str | None:
     """Where in `value` (nested dicts and lists) a number lies beyond
     ±`MAX_MAGNITUDE`, as `where.key[0] = 1e+308`; None if nowhere."""
-    if isinstance(value, float) and abs(value) > MAX_MAGNITUDE:
-        return f"{where} = {value:g}"
+    if isinstance(value, int | float) and not isinstance(value, bool) and (
+        abs(value) > MAX_MAGNITUDE
+    ):
+        return f"{where} = {value:g}" if isinstance(value, float) else f"{where} = {value}"
     if isinstance(value, dict):
         for key, item in value.items():
             found = first_out_of_range(item, f"{where}.{key}")
@@ -47,4 +51,4 @@ def first_out_of_range(value: Any, where: str = "value") -> str | None:
 
 def out_of_range_message(found: str) -> str:
     """The one-line reason for a value `first_out_of_range` found."""
-    return f"{found} is out of range: lengths and angles go up to {MAX_MAGNITUDE:,.0f}"
+    return f"{found} is out of range: numbers in a game go up to ±{MAX_MAGNITUDE:,.0f}"

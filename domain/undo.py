@@ -46,6 +46,7 @@ class Consent(Command):
     """Accept or refuse the open undo or redo request."""
 
     who: ClassVar[Who] = "any"
+    judge_may: ClassVar[bool] = True
     answers: ClassVar[tuple[str, ...]] = ("undo",)
     after_game_over: ClassVar[bool] = True
     do: Literal["consent"] = "consent"
@@ -56,6 +57,7 @@ class Ruling(Command):
     """A judge's ruling, optionally citing a clause ID and a step."""
 
     who: ClassVar[Who] = "any"
+    judge_may: ClassVar[bool] = True
     ignores_windows: ClassVar[bool] = True
     after_game_over: ClassVar[bool] = True
     do: Literal["ruling"] = "ruling"
@@ -112,9 +114,8 @@ def check_not_refused(group: list[StepRef], refused: list[int], action: str) -> 
 
 
 def check_requester(d: Decision, command: Command) -> None:
-    """Only players request; only one request is open at a time."""
-    if command.by == JUDGE:
-        raise RuleViolation("CORE-JUDGE", "a judge answers undo requests but does not make them")
+    """Only one request is open at a time (the gate keeps the judge from asking,
+    CORE-JUDGE)."""
     window = d.state.reaction_window
     if window is not None and window.kind == "undo":
         raise RuleViolation("CORE-UNDO-PENDING", "an undo or redo request is already open")

@@ -86,10 +86,13 @@ def _stratagem_used(state: W40KState, fact: StratagemUsed) -> None:
 
 @applies(ConditionsGiven)
 def _conditions_given(state: W40KState, fact: ConditionsGiven) -> None:
+    """The use keeps only the conditions it added: one the unit had already (from
+    its datasheet or the script) stays when the effect ends."""
+    had = set(state.units[fact.unit].conditions)
     for condition in fact.conditions:
         _add_condition(state, fact.unit, condition)
     use = next(u for u in state.uses if u.use == fact.use)
-    use.conditions[fact.unit] = list(fact.conditions)
+    use.conditions[fact.unit] = [c for c in fact.conditions if c not in had]
 
 
 @applies(EffectRecorded)
@@ -126,6 +129,8 @@ def _mortal_wounds(state: W40KState, fact: MortalWoundsRolled) -> None:
     enemy.models = fact.models_left
     if fact.destroyed:
         enemy.status = "removed"
+        # CORE-BATTLE-SHOCK tests units on the battlefield: a destroyed one owes none.
+        state.battle_shock_due = [u for u in state.battle_shock_due if u != fact.enemy]
 
 
 @applies(UnitArrived)

@@ -116,7 +116,8 @@ class MortalWoundsEffect(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
     kind: Literal["mortal_wounds"]
-    dice: int | Literal["toughness"] = Field(description="a number, or the target's Toughness")
+    dice: Annotated[int, Field(ge=1, le=100)] | Literal["toughness"] = Field(
+        description="a number (1 to 100), or the target's Toughness")
     success: int = Field(ge=2, le=6, description="each die at or above this is a mortal wound")
     max_wounds: int | None = Field(default=None, ge=1)
     #: The enemy must be within this many inches of your unit.
@@ -180,6 +181,15 @@ class Stratagem(BaseModel):
     effect: Effect
     restrictions: Restrictions = Restrictions()
     sections: tuple[Section, ...] = ()
+
+    @model_validator(mode="after")
+    def _distinct_sections(self) -> Stratagem:
+        """STR-14: a section is chosen by its id, so each id names one section."""
+        ids = [section.id for section in self.sections]
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            raise ValueError(f"section id {twice[0]!r} is used twice in {self.id!r}")
+        return self
 
     @property
     def is_reactive(self) -> bool:

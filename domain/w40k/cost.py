@@ -8,7 +8,7 @@ from domain.decision import Decision
 from domain.errors import InputError, RuleViolation
 from domain.w40k.catalog import Stratagem, stratagems_of
 from domain.w40k.commands import ModifyStratagemCost
-from domain.w40k.state import CostModifier, W40KState, game, phase_key
+from domain.w40k.state import CostModifier, W40KState, game
 from domain.w40k.timing import Moment
 from events.w40k import CostModifierGranted
 
@@ -60,16 +60,7 @@ def is_in_force(modifier: CostModifier, player: str, stratagem: str, moment: Mom
         return False
     if modifier.stratagem is not None and modifier.stratagem != stratagem:
         return False
-    match modifier.duration:
-        case None | "battle":
-            return True
-        case "phase":
-            return phase_key(modifier.round, modifier.turn, modifier.phase) == moment.key
-        case "turn":
-            return (modifier.round, modifier.turn) == (moment.round, moment.turn)
-        case "round":
-            return modifier.round == moment.round
-    return False  # pragma: no cover - the Literal is exhausted
+    return modifier.lasts_into(moment.round, moment.turn, moment.phase)
 
 
 def cost_of(

@@ -90,6 +90,11 @@ def roll_to_replace(
         raise RuleViolation("CORE-REROLL-ONCE", f"roll {roll.ref} was already re-rolled "
                                                f"({roll.replaced_by}); a roll is re-rolled "
                                                f"at most once")
+    original = next((r.ref for r in state.rolls if r.replaced_by == roll.ref), None)
+    if original is not None:
+        raise RuleViolation("CORE-REROLL-ONCE", f"roll {roll.ref} is itself the re-roll of "
+                                               f"{original}; a dice is never re-rolled more "
+                                               f"than once")
     if (roll.round, roll.turn, roll.phase) != (moment.round, moment.turn, moment.phase):
         raise RuleViolation("STR-16", f"roll {roll.ref} was made in an earlier phase")
     return roll

@@ -28,7 +28,7 @@ class W40KUnit(UnitState):
     wounds: int = Field(default=1, ge=1)
     wounds_left: int = Field(default=-1)
     leadership: int = Field(default=7, ge=2, le=12)
-    toughness: int = Field(default=4, ge=1)
+    toughness: int = Field(default=4, ge=1, le=30, description="no datasheet goes past 30")
     move: float = Field(default=6.0, ge=0)
     base: float = Field(default=1.25, gt=0)
     keywords: list[str] = Field(default_factory=list)
@@ -115,6 +115,21 @@ class CostModifier(StateModel):
     phase: str
     used: bool = False
 
+    def lasts_into(self, round_: int, turn: str, phase: str) -> bool:
+        """STR-23: does its duration reach this phase? One with no duration lasts
+        until it is used (A-STR-08); others for the phase, turn, round or battle in
+        which they were granted."""
+        match self.duration:
+            case None | "battle":
+                return True
+            case "phase":
+                return (self.round, self.turn, self.phase) == (round_, turn, phase)
+            case "turn":
+                return (self.round, self.turn) == (round_, turn)
+            case "round":
+                return self.round == round_
+        return False  # pragma: no cover - the Literal is exhausted
+
 
 class RollRecord(StateModel):
     """A roll a stratagem may name (Command Re-roll): `R<n>`."""
@@ -166,7 +181,8 @@ class W40KState(GameState):
             "cp_ledger": [e.model_dump(mode="json") for e in self.cp_ledger],
             "stratagem_uses": [u.model_dump(mode="json") for u in self.uses],
             "cost_modifiers": [
-                m.model_dump(mode="json") for m in self.cost_modifiers if not m.used
+                m.model_dump(mode="json") for m in self.cost_modifiers
+                if not m.used and m.lasts_into(self.round, self.active_player, self.phase)
             ],
             "rolls": [r.model_dump(mode="json") for r in self.rolls],
             "battle_shock_due": list(self.battle_shock_due),

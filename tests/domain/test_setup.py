@@ -6,7 +6,11 @@ from typing import Any
 
 import pytest
 
-from domain.errors import ScriptError
+from domain.commands import JUDGE
+from domain.errors import RuleViolation, ScriptError
+from domain.gate import check_allowed_now
+from domain.ruleset import Setup, find_ruleset
+from replay.service import GameService
 from tests.conftest import Play
 
 BOARD = {"width": 48, "height": 48}
@@ -67,6 +71,34 @@ def test_core_judge_a_judge_cannot_take_a_turn(play: Play) -> None:
     assert result["state"]["phase"] == "command"
 
 
+@pytest.mark.parametrize("ruleset", ["t9a", "infinity-n4", "mageknight-2", "w40k-10"])
+def test_core_judge_a_judge_issues_only_end_game_rulings_and_consent(
+    ruleset: str, service: GameService
+) -> None:
+    """Every command of every rule set, issued by the judge, is refused with CORE-JUDGE
+    before any rule reads it, except the three a judge may issue."""
+    rules = find_ruleset(ruleset)
+    game_id = service.start(Setup(ruleset=ruleset, board=BOARD, players=("red", "blue")))
+    state = service.load(game_id).state
+    judged = {}
+    for name, command_type in rules.command_types.items():
+        command = command_type.model_construct(do=name, by=JUDGE)
+        try:
+            check_allowed_now(rules, state, command)
+            judged[name] = "allowed"
+        except RuleViolation as refusal:
+            judged[name] = refusal.rule
+
+    assert {n for n, verdict in judged.items() if verdict != "CORE-JUDGE"} == {
+        "end_game", "ruling", "consent"}
+
+
+def test_a_judge_step_in_a_script_is_refused_not_a_crash(play: Play) -> None:
+    result = play(script("w40k-10", steps=[{"by": "judge", "do": "gain_cp", "source": "F"}]))
+
+    assert (result["steps"][0]["accepted"], result["steps"][0]["rule"]) == (False, "CORE-JUDGE")
+
+
 def test_dice_must_be_whole_numbers_not_booleans(play: Play) -> None:
     result = play(script("w40k-10", steps=[{"by": "red", "do": "end_turn", "dice": [True]}]))
 
@@ -102,8 +134,8 @@ def test_a_length_beyond_any_table_is_input_not_a_crash(play: Play) -> None:
 
     refused = result["steps"][-1]
     assert (refused["accepted"], refused["rule"]) == (False, "INPUT")
-    assert refused["message"] == ("move.path[0][0] = 1e+308 is out of range: lengths and "
-                                  "angles go up to 1,000,000")
+    assert refused["message"] == ("move.path[0][0] = 1e+308 is out of range: numbers in a "
+                                  "game go up to ±1,000,000")
 
 
 def test_a_set_up_length_beyond_any_table_makes_the_script_malformed(play: Play) -> None:
@@ -149,3 +181,15 @@ def test_an_unknown_variant_makes_the_script_malformed(
 ) -> None:
     with pytest.raises(ScriptError, match=f"variant '{variant}' is not a variant of {ruleset}"):
         play({**script(ruleset), "variant": variant})
+
+
+def test_a_count_beyond_any_game_is_input_not_an_overflow(play: Play) -> None:
+    """A cost modifier of -2**63 would overflow the CP sums and their storage."""
+    huge = {"by": "red", "do": "modify_stratagem_cost", "amount": -(2**63), "source": "x"}
+
+    result = play(script("w40k-10", steps=[huge]))
+
+    refused = result["steps"][0]
+    assert (refused["accepted"], refused["rule"]) == (False, "INPUT")
+    assert refused["message"].startswith(
+        "modify_stratagem_cost.amount = -9223372036854775808 is out of range")

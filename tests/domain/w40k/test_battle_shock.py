@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from domain.w40k.state import W40KState
 
 from .conftest import Run
@@ -96,15 +98,57 @@ def test_core_reroll_shock_the_unit_a_failed_test_shocked_may_have_that_test_re_
     assert result["state"]["units"]["r1"]["conditions"] == ["battle_shocked"]
 
 
+REROLL_AGAIN = [{"source": "Codex: Test", "stratagems": [{
+    "id": "reroll-again", "name": "Reroll Again", "category": "battle_tactic",
+    "cp": 0, "when": {"phases": ["command"], "turn": "yours"},
+    "target": {}, "effect": {"kind": "reroll", "purposes": ["battle-shock"]},
+    "restrictions": {"may_target_unit_already_targeted": True}}]}]
+
+
 def test_core_reroll_once_a_replaced_roll_cannot_be_re_rolled_again(run: Run) -> None:
     result = run([{**TEST_R1, "dice": [1, 2]}, {**REROLL, "dice": [1, 1]},
                   {**REROLL, "by": "red", "replaces": "R1", "stratagem": "reroll-again",
                    "dice": [6, 6]}],
-                 units=WEAK, catalogs=[{"source": "Codex: Test", "stratagems": [{
-                     "id": "reroll-again", "name": "Reroll Again", "category": "battle_tactic",
-                     "cp": 0, "when": {"phases": ["command"], "turn": "yours"},
-                     "target": {}, "effect": {"kind": "reroll", "purposes": ["battle-shock"]},
-                     "restrictions": {"may_target_unit_already_targeted": True}}]}])
+                 units=WEAK, catalogs=REROLL_AGAIN)
     assert refused(result, 2) == "CORE-REROLL-ONCE"
     assert step(result, 2)["message"] == (
         "roll R1 was already re-rolled (R2); a roll is re-rolled at most once")
+
+
+@pytest.mark.parametrize("replaces", [{"replaces": "R2"}, {}])
+def test_core_reroll_once_the_result_of_a_re_roll_cannot_be_re_rolled(
+    run: Run, replaces: dict[str, str]
+) -> None:
+    """R2 is the re-roll of R1: re-rolling R2 would re-roll the same dice twice."""
+    again = {**REROLL, "stratagem": "reroll-again", "dice": [6, 6], **replaces}
+
+    result = run([{**TEST_R1, "dice": [1, 2]}, {**REROLL, "dice": [1, 1]}, again],
+                 units=WEAK, catalogs=REROLL_AGAIN)
+
+    assert refused(result, 2) == "CORE-REROLL-ONCE"
+    assert step(result, 2)["message"] == (
+        "roll R2 is itself the re-roll of R1; a dice is never re-rolled more than once")
+    assert result["state"]["units"]["r1"]["conditions"] == ["battle_shocked"]
+
+
+PSYCHIC_SCREAM = [{"source": "Codex: Test", "stratagems": [{
+    "id": "psychic-scream", "name": "Psychic Scream", "category": "wargear", "cp": 1,
+    "when": {"phases": ["command"], "turn": "either"}, "target": {},
+    "effect": {"kind": "mortal_wounds", "dice": 6, "success": 2}}]}]
+
+
+def test_core_battle_shock_a_unit_destroyed_before_its_test_takes_none(run: Run) -> None:
+    """CORE-BATTLE-SHOCK tests units on the battlefield: r1 (due a test) is destroyed by
+    blue's mortal wounds first, so it owes no test and is never battle-shocked."""
+    scream = {"by": "blue", "do": "use_stratagem", "stratagem": "psychic-scream",
+              "targets": ["b1"], "enemy": "r1", "dice": [6] * 6}
+    weak = units(r1={"models": 2, "starting_strength": 10}, b1={"y": 12})
+
+    result = run([scream, {**TEST_R1, "dice": [1, 1]}, {"by": "red", "do": "next_phase"}],
+                 units=weak, catalogs=PSYCHIC_SCREAM)
+
+    assert step(result, 0)["accepted"], step(result, 0)
+    assert refused(result, 1) == "CORE-BATTLE-SHOCK"
+    r1 = result["state"]["units"]["r1"]
+    assert (r1["status"], r1["conditions"]) == ("removed", [])
+    assert result["state"]["battle_shock_due"] == []

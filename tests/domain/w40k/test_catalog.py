@@ -11,6 +11,7 @@ import pytest
 
 from domain.errors import ScriptError
 from domain.w40k.catalog import Catalog, catalog_json_schema, core_catalog, validate_catalogs
+from warledger.script import load_script
 
 from .conftest import Run
 from .helpers import SHOOT_B1, TO_RED_SHOOTING, codex, proactive, step
@@ -74,6 +75,10 @@ def test_str_20_codex_files_are_inlined_so_a_replay_reads_no_file() -> None:
     (codex(proactive("x"), proactive("x")), r"appears twice"),
     ("no/such/codex.yaml", r"cannot read catalog"),
     ({"stratagems": []}, r"source: Field required"),
+    (codex({**proactive("x"), "sections": [{"id": "a", "cp": 1}, {"id": "a", "cp": 5}]}),
+     r"section id 'a' is used twice in 'x'"),
+    (codex({**proactive("x"), "effect": {"kind": "mortal_wounds", "dice": 20_000_000,
+                                         "success": 4}}), r"dice"),
 ])
 def test_str_20_a_wrong_codex_catalog_gets_a_clear_error(catalog: Any, message: str) -> None:
     with pytest.raises(ScriptError, match=message):
@@ -90,3 +95,23 @@ def test_the_catalog_json_schema_is_exported() -> None:
 
     assert schema["title"] == "Catalog"
     assert {"cp", "when", "target", "effect"} <= set(schema["$defs"]["Stratagem"]["required"])
+
+
+def test_str_20_a_catalog_file_must_hold_a_catalog_not_a_path_or_text(
+    tmp_path: Path,
+) -> None:
+    """A file holding a bare string is neither followed as a path nor quoted back."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the contents of a private file\n")
+    (tmp_path / "pointer.yaml").write_text("secret.txt\n")
+    script_file = tmp_path / "game.yaml"
+    script_file.write_text(
+        "ruleset: w40k-10\nboard: {width: 48, height: 48}\nplayers: [red, blue]\n"
+        "options: {catalogs: [pointer.yaml, secret.txt]}\n")
+
+    with pytest.raises(ScriptError) as refused:
+        load_script(script_file).setup()
+
+    assert str(refused.value).endswith("options.catalogs[0]: pointer.yaml holds str, not a "
+                                       "mapping")
+    assert "private" not in str(refused.value)

@@ -74,6 +74,17 @@ def test_str_21_a_modifier_for_the_phase_ends_with_the_phase(run: Run) -> None:
     assert spends(result) == [1]
 
 
+def test_str_23_the_state_view_lists_only_modifiers_still_in_force(run: Run) -> None:
+    """`cost_modifiers` holds what is in force or waiting for a use: a phase modifier
+    leaves it when its phase ends, one with no duration stays until used."""
+    granted = run([*TO_RED_SHOOTING, modifier(-1, None, "phase"), modifier(-1)], units=ARMY)
+    next_phase = run([*TO_RED_SHOOTING, modifier(-1, None, "phase"), modifier(-1), NEXT],
+                     units=ARMY)
+
+    assert [m["duration"] for m in granted["state"]["cost_modifiers"]] == ["phase", None]
+    assert [m["duration"] for m in next_phase["state"]["cost_modifiers"]] == [None]
+
+
 def test_str_14_an_additional_section_adds_its_cp_to_the_cost(run: Run) -> None:
     drill = {**proactive("bolter-drill"),
              "sections": [{"id": "sustained", "cp": 1, "text": "+1CP: also [SUSTAINED HITS 1]"}]}

@@ -126,6 +126,18 @@ def test_str_24_targets_are_affected_by_the_stratagem_until_the_phase_ends(run: 
     assert "StratagemEffectsEnded" in step(after, 5)["events"]
 
 
+def test_str_24_an_ended_effect_takes_away_only_the_conditions_it_gave(run: Run) -> None:
+    """b1 is fielded in cover; Go to Ground's cover ends with the phase, b1's own stays."""
+    covered = units(b1={"conditions": ["benefit_of_cover"]})
+
+    during = run([*TO_RED_SHOOTING, SHOOT_B1, GROUND_B1], units=covered)
+    after = run([*TO_RED_SHOOTING, SHOOT_B1, GROUND_B1, NEXT], units=covered)
+
+    given = set(during["state"]["units"]["b1"]["conditions"])
+    assert "benefit_of_cover" in given and len(given) > 1
+    assert after["state"]["units"]["b1"]["conditions"] == ["benefit_of_cover"]
+
+
 def test_str_27_and_str_28_your_unit_in_the_effect_is_only_the_selected_target(
     run: Run,
 ) -> None:
