@@ -111,17 +111,20 @@ def inline_files(ruleset: str, options: dict[str, Any], base_dir: Path) -> dict[
         entries = inlined.get(name)
         if isinstance(entries, list):
             inlined[name] = [
-                read_mapping_file(base_dir / entry, f"options.{name}[{index}]")
+                read_mapping_file(base_dir / entry, name, f"options.{name}[{index}]")
                 if isinstance(entry, str) else entry
                 for index, entry in enumerate(entries)
             ]
     return inlined
 
 
-def read_mapping_file(path: Path, where: str) -> dict[str, Any]:
+def read_mapping_file(path: Path, what: str, where: str) -> dict[str, Any]:
     """A data file that must hold a mapping (its contents never go into the error:
     a wrong path should not print a file)."""
-    data = read_data_file(path, where)
+    try:
+        data = read_data_file(path, what)
+    except ScriptError as error:
+        raise ScriptError(f"{where}: {error}") from None
     if not isinstance(data, dict):
         raise ScriptError(f"{where}: {path.name} holds {type(data).__name__}, not a mapping")
     return data

@@ -99,7 +99,9 @@ def test_cau_20_21_a_hidden_trooper_anywhere_never_changes_the_outcome(
     """CAU-20, CAU-21: a Hidden Deployment trooper, wherever it stands and looks, changes
     neither the verdict (CAU-10 / CAU-13) nor who may react: it is not a Model or Marker.
     (It is fielded off the other bases: set-up refuses overlapping bases.)"""
-    assume(math.dist(spot, start) >= 1 and math.dist(spot, (24, 30)) >= 1)
+    b1 = (24, 30)
+    assume(math.dist(spot, start) >= 1 and math.dist(spot, b1) >= 1)
+    assume(math.dist(start, b1) >= 1)
     runner = trooper("r1", "red", *start, mov=[250, 4])
     hidden = trooper("h1", "blue", *spot, facing=facing, conditions=["hidden_deployment"])
 
