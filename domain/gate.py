@@ -11,11 +11,13 @@ must discard if the command is refused.
 
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 
 from domain.commands import JUDGE, Command
 from domain.decision import Decision
-from domain.dice import DiceSource
+from domain.dice import DiceSource, Draw
 from domain.errors import InputError, RuleViolation
 from domain.history import History
 from domain.limits import first_out_of_range, out_of_range_message
@@ -103,3 +105,27 @@ def check_allowed_now(ruleset: Ruleset, state: GameState, command: Command) -> N
             raise RuleViolation(
                 "CORE-OWNER", f"{unit_id} belongs to {unit.owner}; {command.by} cannot order it"
             )
+
+
+class _NoDice(DiceSource):
+    """Dice for a preview: none. A preview must not show dice not yet rolled."""
+
+    def draw(self, count: int, sides: int) -> list[Draw]:
+        raise _PreviewRolls
+
+
+class _PreviewRolls(Exception):
+    """The previewed command would roll dice."""
+
+
+def preview(ruleset: Ruleset, state: GameState, data: dict[str, Any]) -> str:
+    """What deciding `data` now would answer, in one line, without writing anything
+    or rolling any die (judges' pictures: `warledger board --command`)."""
+    try:
+        command = ruleset.parse_command(data)
+        decide(ruleset, state.model_copy(deep=True), command, _NoDice(0, state.dice_index))
+    except RuleViolation as refusal:
+        return f"would be refused: {refusal.rule}: {refusal.message}"
+    except _PreviewRolls:
+        return "would roll dice: a preview does not roll them"
+    return "would be accepted"

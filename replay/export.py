@@ -3,7 +3,9 @@
 A player's export leaves out every fact that player may not know: the sealed
 seed, and facts about units hidden from them at that point (e.g. Infinity's
 Hidden Deployment). Hashes are left out of player exports, since a hash of a
-hidden low-entropy value (a position) could be brute-forced.
+hidden low-entropy value (a position) could be brute-forced, and so are the
+log's event numbers, whose gaps would count the hidden facts: a player's lines
+are numbered `n` = 1, 2, … among themselves.
 """
 
 from __future__ import annotations
@@ -48,8 +50,8 @@ def export_lines(
 ) -> Iterator[dict[str, Any]]:
     """One JSON-ready dict per event (per visible event, with `as_player`)."""
     if as_player is not None:
-        for event in seen_by(events, as_player):
-            yield {"version": event.originator_version, "step": event.step,
+        for number, event in enumerate(seen_by(events, as_player), start=1):
+            yield {"n": number, "step": event.step,
                    "timestamp": event.timestamp.isoformat(), "fact": event.fact.payload()}
         return
     for event in events:

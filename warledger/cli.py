@@ -296,8 +296,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_board(args: argparse.Namespace) -> int:
+    from domain.gate import preview
     from events.core import StepTaken
-    from projections.board_svg import board_svg
+    from projections.board_svg import Overlay, board_svg
     from projections.overlays import overlays_for
 
     service, game_id = open_game(args)
@@ -313,9 +314,16 @@ def cmd_board(args: argparse.Namespace) -> int:
         events = [e for e in service.stored_events(game_id) if e.originator_version <= game.version]
         taken = [e.fact for e in events if isinstance(e.fact, StepTaken)]
         command = dict(taken[-1].command) if taken else None
-    svg = board_svg(game.state, overlays_for(game.state, command))
+    verdict = preview(game.ruleset, game.state, command) if args.command and command else ""
+    overlays = overlays_for(game.state, command)
+    if verdict:
+        overlays = [*overlays, Overlay((0.0, 0.0), label=f"{command.get('do')} {verdict}",
+                                       note=True)]
+    svg = board_svg(game.state, overlays)
     Path(args.svg).write_text(svg, encoding="utf-8")
     print(f"wrote {args.svg} (game {game_id} at event {game.version})")
+    if verdict:
+        print(f"the command {verdict}")
     return 0
 
 

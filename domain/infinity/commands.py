@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from domain.commands import Command, Who
 from domain.limits import Facing
@@ -58,7 +58,9 @@ class Aro(AroAnswer):
     """An enemy trooper answers the open ARO window with an ARO (e.g. `shoot`, `dodge`)."""
 
     do: Literal["aro"] = "aro"
-    skill: str = Field(min_length=1)
+    skill: Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True,
+                                            min_length=1)] = Field(
+        description="the skill, read in lower case (`Shoot ` is `shoot`)")
 
 
 class PassAro(AroAnswer):

@@ -53,15 +53,21 @@ class Infinity(Ruleset):
         return [*facts, opening_orders(facts, setup.players[0])]
 
     def check_setup(self, state: GameState) -> None:
-        """No trooper is fielded on another's base (CORE-GENERAL-MOVEMENT)."""
-        from domain.infinity.movement import ends_on_base_problem  # it imports this module
+        """No trooper is fielded on another's base, nor on `impassable` or `blocking`
+        terrain (CORE-GENERAL-MOVEMENT)."""
+        from domain.infinity.movement import (  # they import this module
+            ends_on_base_problem,
+            terrain_problem,
+        )
 
         super().check_setup(state)
         assert isinstance(state, InfinityState)
         for trooper in state.troopers():
             if trooper.status != "on_table" or trooper.x is None or trooper.y is None:
                 continue
-            problem = ends_on_base_problem(state, trooper, (trooper.x, trooper.y))
+            spot = (trooper.x, trooper.y)
+            problem = ends_on_base_problem(state, trooper, spot) or terrain_problem(
+                state, trooper, [spot])
             if problem is not None:
                 raise ScriptError(f"units: CORE-GENERAL-MOVEMENT: {problem}")
 

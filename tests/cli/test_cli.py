@@ -223,3 +223,43 @@ def test_board_at_an_event_that_does_not_exist_is_a_clear_error(
                            str(tmp_path / "b.svg"))
 
     assert code == 2 and "--at must be between 1 and" in err
+
+
+@pytest.mark.parametrize("command,verdict", [
+    ('{"by":"red","do":"arrive","unit":"red-scouts","point":[60,0],"x":60,"y":6,"facing":90}',
+     "the command would be refused: AMB-13: only 2 of the unit's 4 corners"),
+    ('{"by":"red","do":"arrive","unit":"red-scouts","point":[60,0],"x":60,"y":2.5,'
+     '"facing":90}', "the command would be accepted"),
+    ('{"by":"blue","do":"end_turn"}', "the command would be refused: CORE-NOT-YOUR-TURN"),
+])
+def test_board_previews_a_command_with_the_verdict_the_rules_would_give(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, verdict: str
+) -> None:
+    """A judge's picture of a proposed step says what deciding it would answer (the
+    refusal's clause included), and writes nothing."""
+    db = str(tmp_path / "g.db")
+    assert run_cli(capsys, "run", str(EXAMPLES / "t9a-ambush-too-far.yaml"), "--db", db)[0] == 0
+
+    code, out, _ = run_cli(capsys, "board", db, "last", "--svg", str(tmp_path / "p.svg"),
+                           "--command", command)
+    _, events, _ = run_cli(capsys, "export", db, "last")
+
+    assert code == 0 and verdict in out
+    picture = (tmp_path / "p.svg").read_text()
+    assert all(part in picture for part in verdict.removeprefix("the command ").split(": ")[:2])
+    assert "UnitArrived" not in events and "T9AUnitArrived" not in events
+
+
+def test_board_does_not_preview_dice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A preview never shows a die not yet rolled: it would let a player fish."""
+    db = str(tmp_path / "g.db")
+    assert run_cli(capsys, "run", str(EXAMPLES / "t9a-ambush-too-far.yaml"), "--db", db,
+                   )[0] == 0
+
+    code, out, _ = run_cli(capsys, "board", db, "last", "--at", "15", "--svg",
+                           str(tmp_path / "p.svg"), "--command",
+                           '{"by":"red","do":"roll_ambush"}')
+
+    assert code == 0 and "would roll dice: a preview does not roll them" in out

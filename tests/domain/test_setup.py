@@ -193,3 +193,16 @@ def test_a_count_beyond_any_game_is_input_not_an_overflow(play: Play) -> None:
     assert (refused["accepted"], refused["rule"]) == (False, "INPUT")
     assert refused["message"].startswith(
         "modify_stratagem_cost.amount = -9223372036854775808 is out of range")
+
+
+@pytest.mark.parametrize("kind", ["blocking", "impassable"])
+def test_core_general_movement_an_infinity_trooper_is_not_fielded_in_terrain(
+    play: Play, kind: str
+) -> None:
+    wall = {"id": "w", "kind": kind, "polygon": [[8, 8], [12, 8], [12, 12], [8, 12]]}
+    touching = {"id": "t", "owner": "red", "x": 7.5, "y": 10}
+
+    with pytest.raises(ScriptError, match=f"CORE-GENERAL-MOVEMENT: u's base would cross {kind}"):
+        play({**script("infinity-n4", {"id": "u", "owner": "red", "x": 10, "y": 10}),
+              "terrain": [wall]})
+    assert play({**script("infinity-n4", touching), "terrain": [wall]})["state"]["units"]["t"]

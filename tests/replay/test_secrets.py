@@ -126,3 +126,17 @@ def test_audit_as_a_player_shows_their_view_and_the_judges_audit_shows_all(
     assert "SeedSealed" not in pano and pano.count("UnitFielded") == 1
     assert "SeedSealed" in full and full.count("UnitFielded") == 2
     assert "'nobody' is not a player in this game" in refused.err and not refused.out
+
+
+def test_a_player_export_numbers_its_own_lines_so_gaps_count_no_hidden_fact(
+    service: GameService,
+) -> None:
+    game_id = service.start(HIDDEN_SETUP)
+    service.handle(game_id, {"do": "next_phase", "by": "pano"})
+
+    pano = list(export_lines(service.stored_events(game_id), "pano"))
+    full = list(export_lines(service.stored_events(game_id)))
+
+    assert [line["n"] for line in pano] == list(range(1, len(pano) + 1))
+    assert all("version" not in line and "hash" not in line for line in pano)
+    assert len(full) - len(pano) == 2  # the sealed seed and the hidden trooper

@@ -231,6 +231,16 @@ def test_core_aro_lof_a_zoc_only_reactor_cannot_shoot_but_may_dodge(n4: Scene) -
     assert dodge["state"]["order"]["stage"] == "second_skill"
 
 
+@pytest.mark.parametrize("spelling", ["SHOOT", "Shoot ", " shoot"])
+def test_core_aro_lof_an_aro_is_read_in_any_case(n4: Scene, spelling: str) -> None:
+    """`SHOOT` is `shoot`: spelling cannot slip a ZoC-only shot past CORE-ARO-LOF."""
+    zone = trooper("b1", "blue", 10, 20, facing=90)
+
+    result = n4([R1, zone], [move("r1", (10, 12)), aro("b1", spelling)])
+
+    assert result["steps"][-1]["rule"] == "CORE-ARO-LOF"
+
+
 def test_core_aro_lof_a_reactor_with_lof_may_shoot(n4: Scene) -> None:
     watcher = trooper("b1", "blue", 10, 20, facing=270)
 
