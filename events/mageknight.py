@@ -236,3 +236,20 @@ class DarkAllianceUsed(Fact):
     mount: str
     player: str
     round: int
+
+
+@fact
+class PoisonUsed(Fact):
+    """A figure used Poison in its player's command phase (once per figure, CORE-MK-POISON)."""
+
+    type: Literal["PoisonUsed"] = "PoisonUsed"
+    figure: str
+
+
+@fact
+class ItemEquipped(Fact):
+    """At set-up, a figure carries an item (the script lists it in the figure's `items`)."""
+
+    type: Literal["ItemEquipped"] = "ItemEquipped"
+    figure: str
+    item: str

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from domain.decision import Decision
 from domain.errors import RuleViolation
-from domain.geometry import EPS, Disc, Rect, path_crosses, path_length
+from domain.geometry import EPS, Disc, Footprint, Rect, path_length
 from domain.geometry import polygon_from_points as polygon
 from domain.mageknight.dial import deal_pushing_damage, mk_state
 from domain.mageknight.figures import (
@@ -18,6 +19,7 @@ from domain.mageknight.figures import (
     is_cavalry,
     is_free_spot,
     rider_of,
+    sweeps_over,
     unit_of,
     units_on_table,
 )
@@ -162,6 +164,56 @@ def end_footprint(unit: Figure, at: Point, facing: float) -> Rect | Disc:
     return Disc(at[0], at[1], unit.base, facing)
 
 
+def legs(unit: Figure, points: Sequence[Point]) -> list[tuple[Footprint, Footprint]]:
+    """The unit's base at each end of each leg of the path, at its present facing
+    (it turns only at the end of the move)."""
+    facing = unit.facing or 0.0
+    return [
+        (end_footprint(unit, a, facing), end_footprint(unit, b, facing))
+        for a, b in pairwise(points)
+    ]
+
+
+def check_length(points: Sequence[Point], speed: int) -> float:
+    """CORE-MK-MOVE: the path is no longer than the speed value; its length."""
+    length = path_length(points)
+    if length > speed + EPS:
+        raise RuleViolation("CORE-MK-MOVE", f'the path is {length:.2f}" long; speed is {speed}')
+    return length
+
+
+def check_sweep_clear_of_terrain(
+    state: MageKnightState, unit: Figure, steps: Sequence[tuple[Footprint, Footprint]]
+) -> None:
+    """CORE-MK-MOVE: no part of the moving base passes through blocking or
+    impassable terrain (touching it is allowed)."""
+    for piece in state.terrain:
+        if piece.kind not in BLOCKS_PLACEMENT:
+            continue
+        area = polygon(list(piece.polygon))
+        if any(sweeps_over(a, b, area) for a, b in steps):
+            raise RuleViolation(
+                "CORE-MK-MOVE",
+                f"{unit.id}'s base would pass through {piece.kind} terrain {piece.id}",
+            )
+
+
+def check_sweep_clear_of_bases(
+    state: MageKnightState, unit: Figure, steps: Sequence[tuple[Footprint, Footprint]],
+    own: set[str],
+) -> None:
+    """CORE-MK-MOVE: no part of the moving base passes through another figure's
+    base (touching it is allowed; Trample is the exception, MNT-112)."""
+    for other in units_on_table(state):
+        shape = other.footprint()
+        if other.id in own or shape is None:
+            continue
+        if any(sweeps_over(a, b, shape) for a, b in steps):
+            raise RuleViolation(
+                "CORE-MK-MOVE", f"{unit.id}'s base would pass through {other.id}'s base"
+            )
+
+
 def check_path(
     state: MageKnightState,
     unit: Figure,
@@ -171,23 +223,18 @@ def check_path(
     *,
     over_bases: bool = False,
 ) -> float:
-    """CORE-MK-MOVE: a move is a path from the centre dot no longer than the speed,
-    not through blocking or impassable terrain, nor (unless `over_bases`) through
-    other figures' bases, ending on the board clear of every base. Returns its length."""
+    """CORE-MK-MOVE: a move is a path from the centre dot no longer than the speed;
+    the whole base, swept along each leg, goes through no blocking or impassable
+    terrain, nor (unless `over_bases`) through other figures' bases, and ends on
+    the board clear of every base. Returns its length."""
     assert unit.x is not None and unit.y is not None
     points = [(unit.x, unit.y), *path]
-    length = path_length(points)
-    if length > speed + EPS:
-        raise RuleViolation("CORE-MK-MOVE", f'the path is {length:.2f}" long; speed is {speed}')
-    for piece in state.terrain:
-        if piece.kind in BLOCKS_PLACEMENT and path_crosses(points, polygon(list(piece.polygon))):
-            raise RuleViolation("CORE-MK-MOVE", f"the path crosses {piece.kind} terrain {piece.id}")
+    length = check_length(points, speed)
+    steps = legs(unit, points)
+    check_sweep_clear_of_terrain(state, unit, steps)
     own = {unit.id, *(r.id for r in [rider_of(state, unit)] if r is not None)}
     if not over_bases:
-        for other in units_on_table(state):
-            shape = other.footprint()
-            if other.id not in own and shape is not None and path_crosses(points, shape):
-                raise RuleViolation("CORE-MK-MOVE", f"the path goes through {other.id}'s base")
+        check_sweep_clear_of_bases(state, unit, steps, own)
     if not is_free_spot(state, end_footprint(unit, points[-1], facing), own):
         raise RuleViolation(
             "CORE-MK-MOVE", f"{unit.id} cannot end its move at {points[-1]}: no room there"

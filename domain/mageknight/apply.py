@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.apply import applies
-from domain.mageknight.state import MageKnightState
+from domain.mageknight.state import CAPTURED_BY, REMOVED_FROM_GAME, MageKnightState
 from events.mageknight import (
     AbilityUsed,
     ActionAssigned,
@@ -20,8 +20,10 @@ from events.mageknight import (
     FigureRemovedFromGame,
     FormationDeclared,
     ItemDropped,
+    ItemEquipped,
     ItemPickedUp,
     PlayerTurnEnded,
+    PoisonUsed,
     PushingChoiceMade,
     RiderDismounted,
     RiderLost,
@@ -50,6 +52,7 @@ def _tokens_removed(state: MageKnightState, fact: TokensRemoved) -> None:
 def _player_turn_ended(state: MageKnightState, fact: PlayerTurnEnded) -> None:
     state.actions_used = 0
     state.formations = []
+    state.poisoned = []
     for fig in state.units.values():
         fig.acted = False
         fig.given_action = False
@@ -104,7 +107,7 @@ def _figure_eliminated(state: MageKnightState, fact: FigureEliminated) -> None:
 
 @applies(FigureRemovedFromGame)
 def _figure_removed(state: MageKnightState, fact: FigureRemovedFromGame) -> None:
-    _take_off(state, fact.figure, "removed_from_game")
+    _take_off(state, fact.figure, REMOVED_FROM_GAME)
 
 
 @applies(RiderDismounted)
@@ -163,9 +166,15 @@ def _item_picked_up(state: MageKnightState, fact: ItemPickedUp) -> None:
     state.units[fact.figure].items.append(fact.item)
 
 
+@applies(ItemEquipped)
+def _item_equipped(state: MageKnightState, fact: ItemEquipped) -> None:
+    item = state.items[fact.item]
+    item.carried_by, item.x, item.y = fact.figure, None, None
+
+
 @applies(FigureCaptured)
 def _figure_captured(state: MageKnightState, fact: FigureCaptured) -> None:
-    _take_off(state, fact.figure, f"captured_by:{fact.by}")
+    _take_off(state, fact.figure, f"{CAPTURED_BY}{fact.by}")
 
 
 @applies(AbilityUsed)
@@ -181,3 +190,8 @@ def _formation_declared(state: MageKnightState, fact: FormationDeclared) -> None
 @applies(DarkAllianceUsed)
 def _dark_alliance_used(state: MageKnightState, fact: DarkAllianceUsed) -> None:
     state.dark_alliance[fact.mount] = f"{fact.round}:{fact.player}"
+
+
+@applies(PoisonUsed)
+def _poison_used(state: MageKnightState, fact: PoisonUsed) -> None:
+    state.poisoned.append(fact.figure)

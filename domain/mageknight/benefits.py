@@ -15,6 +15,7 @@ from domain.mageknight.actions import (
 )
 from domain.mageknight.commands import MoveThenAct
 from domain.mageknight.figures import is_cavalry, on_table, opposing_in_contact
+from domain.mageknight.restrictions import check_cavalry_may_use
 from domain.mageknight.state import Figure, MageKnightState
 
 
@@ -46,11 +47,14 @@ def check_benefit_action(
     state: MageKnightState, cmd: MoveThenAct, benefit: str, out_of_contact: str, action: str
 ) -> tuple[Figure, PlannedMove]:
     """Every check before a move-and-act benefit is assigned: the unit may be given
-    an action, has the benefit, is out of contact (the `out_of_contact` clause,
-    A-MNT-23), uses only abilities of the `action` (MNT-88), and its move is legal
-    with the mount's speed (MNT-95, MNT-99). Returns the unit and its move."""
-    unit = check_can_be_given_action(state, on_table(state, cmd.figure), cmd.by)
+    an action, has the benefit, uses neither Surge nor a sub-faction ability
+    (MNT-28, MNT-31), is out of contact (the `out_of_contact` clause, A-MNT-23),
+    uses only abilities of the `action` (MNT-88), and its move is legal with the
+    mount's speed (MNT-95, MNT-99). Returns the unit and its move."""
+    fig = on_table(state, cmd.figure)
+    unit = check_can_be_given_action(state, fig, cmd.by)
     check_has_benefit(unit, benefit)
+    check_cavalry_may_use(fig, cmd.use)
     check_not_in_contact(state, unit, out_of_contact)
     check_abilities_for_action(cmd.use, action)
     return unit, plan_move(state, unit, cmd.path, cmd.facing)

@@ -13,7 +13,7 @@ from typing import Any
 
 from domain.errors import ScriptError
 from domain.mageknight.dark_riders import is_collector_pair, is_dark_rider
-from domain.mageknight.state import Figure, MageKnightState
+from domain.mageknight.state import REMOVED_FROM_GAME, Figure, MageKnightState
 from events.base import Fact
 from events.core import UnitFielded
 
@@ -38,6 +38,17 @@ def check_only_as_cavalry(mount: Figure, rider: Figure | None) -> None:
         raise ScriptError(
             f"MNT-22: mount {mount.id} comes into play only with a rider of its own side; "
             f"{mount.rider!r} is not one"
+        )
+
+
+def check_one_status(mount: Figure, rider: Figure) -> None:
+    """CORE-MK-SETUP: a mount and its rider are one figure (MNT-32), so both halves
+    are on the table, in reserve or removed together."""
+    if mount.status != rider.status:
+        raise ScriptError(
+            f"CORE-MK-SETUP: mount {mount.id} is {mount.status} but its rider {rider.id} is "
+            f"{rider.status}; a cavalry unit's mount and rider are one figure (MNT-32) "
+            "with one status"
         )
 
 
@@ -84,6 +95,7 @@ def link_cavalry_units(facts: list[Fact]) -> list[Fact]:
         assert rider is not None
         if rider.id in seated:
             raise ScriptError(f"MNT-22: {rider.id} already rides {seated[rider.id]}")
+        check_one_status(fig, rider)
         check_can_be_detached(rider)
         check_symbols(rider, fig)
         seated[rider.id] = fig.id
@@ -102,7 +114,7 @@ def victory_points(state: MageKnightState) -> dict[str, int]:
         scorer = fig.removed_in_turn_of
         if scorer is None or scorer == fig.owner or scorer not in scores:
             continue
-        if "removed_from_game" in fig.conditions and not counts_removed:
+        if REMOVED_FROM_GAME in fig.conditions and not counts_removed:
             continue
         scores[scorer] += fig.points
     return scores

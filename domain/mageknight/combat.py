@@ -31,6 +31,7 @@ from domain.mageknight.figures import (
 )
 from domain.mageknight.horsemanship import horsemanship_penalty
 from domain.mageknight.impale import check_no_weapon_master, impale_bonus
+from domain.mageknight.restrictions import check_cavalry_may_use
 from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure, MageKnightState
 from events.mageknight import AttackResolved
@@ -206,10 +207,12 @@ def check_close_combat(
 
 @RULESET.handle(CloseAttack)
 def decide_close_attack(d: Decision, cmd: CloseAttack) -> None:
-    """MNT-39: the figure named is the base that attacks (a cavalry unit's rider or mount)."""
+    """MNT-39: the figure named is the base that attacks (a cavalry unit's rider or
+    mount); no Surge or sub-faction ability for a cavalry unit (MNT-28, MNT-31)."""
     state = mk_state(d)
     base = on_table(state, cmd.figure)
     unit = check_can_be_given_action(state, base, cmd.by)
+    check_cavalry_may_use(base, cmd.use)
     targets = check_close_combat(state, base, unit, cmd.targets, cmd.use)
     started = assign_action(d, unit, "close_attack")
     resolve_attack(d, base, unit, targets, "close")
@@ -264,10 +267,12 @@ def ranged_targets(
 
 @RULESET.handle(RangedAttack)
 def decide_ranged_attack(d: Decision, cmd: RangedAttack) -> None:
-    """MNT-39: the figure named is the base that attacks; geometry is the mount's (MNT-45)."""
+    """MNT-39: the figure named is the base that attacks; geometry is the mount's
+    (MNT-45); no Surge or sub-faction ability for a cavalry unit (MNT-28, MNT-31)."""
     state = mk_state(d)
     base = on_table(state, cmd.figure)
     unit = check_can_be_given_action(state, base, cmd.by)
+    check_cavalry_may_use(base, cmd.use)
     check_base_abilities(state, base, cmd.use)
     targets = ranged_targets(state, base, unit, on_table(state, cmd.target), cmd.area)
     started = assign_action(d, unit, "ranged_attack")

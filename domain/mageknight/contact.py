@@ -20,6 +20,7 @@ from domain.mageknight.figures import (
 )
 from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure, MageKnightState
+from events.mageknight import PoisonUsed
 
 
 def front_arc_of(state: MageKnightState, fig: Figure) -> Footprint:
@@ -41,14 +42,25 @@ def in_contact_ahead(state: MageKnightState, fig: Figure) -> list[Figure]:
     ]
 
 
+def check_poison_once(state: MageKnightState, fig: Figure) -> None:
+    """CORE-MK-POISON: a figure uses Poison once per command phase."""
+    if fig.id in state.poisoned:
+        raise RuleViolation(
+            "CORE-MK-POISON", f"{fig.id} already used Poison in this command phase"
+        )
+
+
 @RULESET.handle(Poison)
 def decide_poison(d: Decision, cmd: Poison) -> None:
-    """Core Poison (command phase): 1 damage to each opposing figure in base
-    contact with the figure's front arc; a rider's is its mount's (MNT-35)."""
+    """Core Poison (command phase, once per figure): 1 damage to each opposing
+    figure in base contact with the figure's front arc; a rider's is its mount's
+    (MNT-35)."""
     state = mk_state(d)
     fig = on_table(state, cmd.figure)
     check_controls(unit_of(state, fig), cmd.by)
     if "poison" not in fig.abilities and "poison" not in item_abilities(state, fig):
         raise RuleViolation("CORE-MK-NO-ABILITY", f"{fig.id} has no Poison")
+    check_poison_once(state, fig)
+    d.emit(PoisonUsed(figure=fig.id))
     for victim in in_contact_ahead(state, fig):
         deal_damage(d, state.units[victim.id], 1)

@@ -68,10 +68,17 @@ def deal_pushing_damage(d: Decision, fig: Figure, clicks: int = 1) -> None:
     deal_damage(d, pushing_recipient(mk_state(d), fig), clicks, pushing=True)
 
 
-def heal(d: Decision, fig: Figure, clicks: int) -> None:
-    """Core: healing turns the dial back toward `start_click`, never past it."""
+def healed_click(fig: Figure, clicks: int) -> int:
+    """Core, MNT-128: healing turns the dial back toward `start_click`, never past
+    it and never forward (A-MNT-35)."""
     assert fig.click is not None
-    new = max(fig.start_click, fig.click - clicks)
+    return min(fig.click, max(fig.start_click, fig.click - clicks))
+
+
+def heal(d: Decision, fig: Figure, clicks: int) -> None:
+    """Heal the figure up to `clicks` clicks (`healed_click`)."""
+    assert fig.click is not None
+    new = healed_click(fig, clicks)
     d.emit(FigureHealed(figure=fig.id, clicks=fig.click - new, click=new))
 
 

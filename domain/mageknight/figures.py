@@ -9,11 +9,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from shapely.geometry import Point as ShapelyPoint
+from shapely.geometry import Polygon
 
 from domain.errors import InputError, RuleViolation
-from domain.geometry import EPS, Disc, Footprint, Rect, distance, is_wholly_on_board
+from domain.geometry import (
+    EPS,
+    Disc,
+    Footprint,
+    Rect,
+    distance,
+    is_wholly_on_board,
+    segment,
+    swept_area,
+)
 from domain.geometry import polygon_from_points as polygon
 from domain.mageknight.state import Figure, MageKnightState
+from events.core import TerrainPiece
 
 Point = tuple[float, float]
 BLOCKS_PLACEMENT = frozenset({"impassable", "blocking"})
@@ -147,22 +158,50 @@ def is_ground_level(state: MageKnightState, fig: Figure) -> bool:
     return not is_flying(state, fig) and "elevated" not in terrain_of(state, fig)
 
 
-def is_free_spot(state: MageKnightState, shape: Footprint, ignore: set[str]) -> bool:
-    """Could a base stand here: on the board, off other bases, off blocking terrain?"""
-    if not is_wholly_on_board(shape, state.board.width, state.board.height):
-        return False
+def covers_more_than_touching(area: Polygon, base: Footprint | Polygon) -> bool:
+    """Does the ground `area` cover part of `base` (more than touching it)?
+    Exact for a round base: its centre is nearer the area than its radius."""
+    if isinstance(base, Disc):
+        return float(area.distance(ShapelyPoint(base.centre))) < base.radius - EPS
+    shape = base.polygon if isinstance(base, Rect) else base
+    return bool(area.intersection(shape).area > EPS)
+
+
+def sweeps_over(start: Footprint, end: Footprint, other: Footprint | Polygon) -> bool:
+    """CORE-MK-MOVE: does a base moving straight from `start` to `end` (same shape,
+    same facing) pass over `other`, more than touching it? A round base sweeps
+    its centre's segment widened by its radius (exact); a rectangle sweeps the
+    hull of its two places."""
+    if isinstance(start, Disc):
+        return distance(segment(start, end), other) < start.radius - EPS
+    return covers_more_than_touching(swept_area(start, end), other)
+
+
+def overlapped_base(state: MageKnightState, shape: Footprint, ignore: set[str]) -> Figure | None:
+    """The first figure (by id) whose base `shape` overlaps, ignoring `ignore`."""
     for other in units_on_table(state):
         if other.id not in ignore and overlaps(shape, body(state, other)):
-            return False
+            return other
+    return None
+
+
+def blocking_terrain_under(state: MageKnightState, shape: Footprint) -> TerrainPiece | None:
+    """The first blocking or impassable terrain piece that `shape` stands on."""
     for piece in state.terrain:
-        if piece.kind in BLOCKS_PLACEMENT:
-            area = polygon(list(piece.polygon))
-            if isinstance(shape, Disc):
-                if float(area.distance(ShapelyPoint(shape.centre))) < shape.radius - EPS:
-                    return False
-            elif shape.polygon.intersection(area).area > EPS:
-                return False
-    return True
+        if piece.kind in BLOCKS_PLACEMENT and covers_more_than_touching(
+            polygon(list(piece.polygon)), shape
+        ):
+            return piece
+    return None
+
+
+def is_free_spot(state: MageKnightState, shape: Footprint, ignore: set[str]) -> bool:
+    """Could a base stand here: on the board, off other bases, off blocking terrain?"""
+    return (
+        is_wholly_on_board(shape, state.board.width, state.board.height)
+        and overlapped_base(state, shape, ignore) is None
+        and blocking_terrain_under(state, shape) is None
+    )
 
 
 def spots_touching(mount: Rect, diameter: float) -> list[Point]:

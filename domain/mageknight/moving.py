@@ -14,14 +14,18 @@ from domain.mageknight.actions import (
 from domain.mageknight.commands import Move
 from domain.mageknight.dial import mk_state
 from domain.mageknight.figures import on_table
+from domain.mageknight.restrictions import check_cavalry_may_use
 from domain.mageknight.rules import RULESET
 
 
 @RULESET.handle(Move)
 def decide_move(d: Decision, cmd: Move) -> None:
-    """Move up to the speed value along the path, then face any way (MNT-38)."""
+    """Move up to the speed value along the path, then face any way (MNT-38);
+    no Surge or sub-faction ability for a cavalry unit (MNT-28, MNT-31)."""
     state = mk_state(d)
-    unit = check_can_be_given_action(state, on_table(state, cmd.figure), cmd.by)
+    fig = on_table(state, cmd.figure)
+    unit = check_can_be_given_action(state, fig, cmd.by)
+    check_cavalry_may_use(fig, cmd.use)
     check_move_abilities(state, unit, cmd.use)
     move = plan_move(state, unit, cmd.path, cmd.facing)
     started = assign_action(d, unit, "move")

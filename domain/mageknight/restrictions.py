@@ -7,6 +7,8 @@ small as these restrictions need (A-MNT-04).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from domain.decision import Decision
 from domain.errors import InputError, RuleViolation
 from domain.mageknight.actions import (
@@ -134,3 +136,28 @@ def decide_use_ability(d: Decision, cmd: UseAbility) -> None:
 def may_use_sub_faction_abilities(fig: Figure) -> bool:
     """MNT-31: cavalry units cannot use sub-faction abilities, except Dark Riders (MNT-124)."""
     return not is_cavalry(fig) or is_dark_rider(fig)
+
+
+SUB_FACTION_ABILITIES = frozenset({"allies_of_nature", "dark_alliance"})
+"""The sub-faction abilities these rules name: the Wylden's (MNT-130) and the
+Dark Riders' (MNT-125)."""
+
+
+def check_sub_faction_ability(fig: Figure, ability: str) -> None:
+    """MNT-31: a cavalry unit (Dark Riders excepted, MNT-124) cannot use a
+    sub-faction ability."""
+    if ability in SUB_FACTION_ABILITIES and not may_use_sub_faction_abilities(fig):
+        raise RuleViolation(
+            "MNT-31",
+            f"{fig.id} is part of a cavalry unit, which cannot use the sub-faction "
+            f"ability {ability}",
+        )
+
+
+def check_cavalry_may_use(fig: Figure, use: Sequence[str]) -> None:
+    """MNT-28, MNT-31: an action's `use` list names neither Surge nor a sub-faction
+    ability for a cavalry unit, whichever of its figures is named."""
+    for ability in use:
+        if ability == "surge":
+            check_no_surge(fig)
+        check_sub_faction_ability(fig, ability)

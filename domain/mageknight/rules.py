@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from domain.decision import Decision
 from domain.mageknight.actions import end_player_turn
 from domain.mageknight.building import army_points, link_cavalry_units, victory_points
 from domain.mageknight.commands import MK_COMMANDS
+from domain.mageknight.fielding import (
+    check_bases_clear,
+    check_script_conditions,
+    equipment_facts,
+    unique_item_ids,
+)
 from domain.mageknight.intelligence import (
     end_evil_allegiance,
     remove_timid_mounts,
@@ -34,6 +40,12 @@ class MageKnightOptions(BaseModel):
     items: list[Item] = Field(default_factory=list)
     dark_alliance_once_per: Literal["unit", "player"] = "unit"
     score_removed_from_game: bool = True
+
+    @field_validator("items")
+    @classmethod
+    def _unique_item_ids(cls, items: list[Item]) -> list[Item]:
+        """CORE-MK-ITEMS: no item id twice."""
+        return unique_item_ids(items)
 
 
 class MageKnight(Ruleset):
@@ -63,8 +75,19 @@ class MageKnight(Ruleset):
         return state
 
     def setup_facts(self, setup: Setup) -> list[Fact]:
-        """One `UnitFielded` per figure, riders already seated on their mounts."""
-        return link_cavalry_units(super().setup_facts(setup))
+        """One `UnitFielded` per figure, riders already seated on their mounts, then
+        one `ItemEquipped` per item a figure carries (CORE-MK-SETUP, CORE-MK-ITEMS)."""
+        fielded = super().setup_facts(setup)
+        check_script_conditions(fielded)
+        linked = link_cavalry_units(fielded)
+        return [*linked, *equipment_facts(setup, linked)]
+
+    def check_setup(self, state: GameState) -> None:
+        """Every figure on the board (core), its base clear of the others and of
+        blocking terrain (CORE-MK-MOVE)."""
+        super().check_setup(state)
+        assert isinstance(state, MageKnightState)
+        check_bases_clear(state)
 
     def on_phase_start(self, d: Decision) -> None:
         """Intelligence levels are checked at every player's phases (A-MNT-15)."""

@@ -27,6 +27,13 @@ MOUNT_TYPES = (
 )
 """MNT-09: the closed list of mount types."""
 
+MOUNTED, RIDERLESS, DISMOUNTED_RIDER = "mounted", "riderless", "dismounted_rider"
+"""Conditions the state view derives from a figure's cavalry role."""
+REMOVED_FROM_GAME, CAPTURED_BY = "removed_from_game", "captured_by:"
+"""Conditions play records as a figure leaves the table (MNT-63; a capture, by whom)."""
+PLAY_CONDITIONS = frozenset({MOUNTED, RIDERLESS, DISMOUNTED_RIDER, REMOVED_FROM_GAME})
+"""Conditions a script may not give (nor any `captured_by:`): play derives or records them."""
+
 IntelligenceShape = Literal["circle", "pentagon", "square"]
 IntelligenceLevel = Literal["timid", "independent", "evil"]
 BaseChoice = Literal["rider", "mount"]
@@ -46,6 +53,22 @@ def default_dial() -> list[Click]:
     return [Click(speed=8, attack=9, defense=16, damage=2) for _ in range(4)]
 
 
+def check_dial(dial: list[Click], start_click: int, click: int | None) -> int:
+    """0 <= start_click <= click < len(dial); the click shown (`start_click` unless given)."""
+    last = len(dial) - 1
+    if start_click > last:
+        raise ValueError(f"start_click {start_click} is past the dial's last click ({last})")
+    shown = start_click if click is None else click
+    if shown > last:
+        raise ValueError(f"click {shown} is past the dial's last click ({last})")
+    if shown < start_click:
+        raise ValueError(
+            f"click {shown} is before start_click {start_click}; a dial only turns back "
+            "to its starting click, never past it (MNT-128)"
+        )
+    return shown
+
+
 class Figure(UnitState):
     """A Mage Knight figure: a warrior (round base) or a mount (elongated base)."""
 
@@ -57,7 +80,7 @@ class Figure(UnitState):
     points: int = Field(default=0, ge=0)
     dial: list[Click] = Field(default_factory=default_dial, min_length=1)
     start_click: int = Field(default=0, ge=0)
-    click: int | None = None
+    click: int | None = Field(default=None, ge=0)
     range: float = Field(default=0.0, ge=0)
     base: float = Field(default=1.0, gt=0)
     width: float = Field(default=1.25, gt=0)
@@ -82,6 +105,12 @@ class Figure(UnitState):
     controller: str | None = None
     removed_in_turn_of: str | None = None
 
+    #: Kept by play, never set by a script: a game starts before any action,
+    #: allegiance change, elimination or lost rider (CORE-MK-SETUP).
+    kept_by_play: ClassVar[frozenset[str]] = frozenset(
+        {"tokens", "acted", "given_action", "controller", "removed_in_turn_of", "saddle_figure"}
+    )
+
     @field_validator("mount_type")
     @classmethod
     def _known_mount_type(cls, value: str | None) -> str | None:
@@ -101,11 +130,9 @@ class Figure(UnitState):
 
     @model_validator(mode="after")
     def _dial_and_mount_data(self) -> Figure:
-        """The dial starts on `start_click`; a mount shows its type and shape (MNT-06, MNT-61)."""
-        if self.start_click >= len(self.dial):
-            raise ValueError(f"start_click {self.start_click} is past the dial's last click")
-        if self.click is None:
-            self.click = self.start_click
+        """The dial shows a click from `start_click` on (healing never passes it,
+        MNT-128); a mount shows its type and shape (MNT-06, MNT-61)."""
+        self.click = check_dial(self.dial, self.start_click, self.click)
         if self.kind == "mount" and self.mount_type is None:
             raise ValueError("MNT-06: a mount needs a mount_type (its mount symbol)")
         if self.kind == "mount" and self.intelligence is None:
@@ -146,11 +173,11 @@ class Figure(UnitState):
         data.update(self.now.model_dump())
         derived = set(self.conditions)
         if self.mount is not None:
-            derived.add("mounted")
+            derived.add(MOUNTED)
         if self.is_mount and self.rider is None and self.status == "on_table":
-            derived.add("riderless")
+            derived.add(RIDERLESS)
         if self.can_become_rider and self.mount is None:
-            derived.add("dismounted_rider")
+            derived.add(DISMOUNTED_RIDER)
         data["conditions"] = sorted(derived)
         if self.intelligence is not None:
             data["intelligence_level"] = INTELLIGENCE[self.intelligence]
@@ -186,3 +213,5 @@ class MageKnightState(GameState):
     actions_used: int = 0
     formations: list[list[str]] = Field(default_factory=list)
     dark_alliance: dict[str, str] = Field(default_factory=dict)
+    #: The figures that used Poison in this player turn's command phase (CORE-MK-POISON).
+    poisoned: list[str] = Field(default_factory=list)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
 from domain.decision import Decision
 from domain.errors import RuleViolation
-from domain.geometry import EPS, Disc, Footprint, in_front_arc, swept_area
+from domain.geometry import in_front_arc, swept_area
 from domain.mageknight.actions import (
     DOUBLE_MOVE_ABILITIES,
     assign_action,
@@ -26,10 +25,12 @@ from domain.mageknight.dial import deal_pushing_damage, mk_state
 from domain.mageknight.figures import (
     Point,
     body,
+    covers_more_than_touching,
     is_ground_level,
     on_table,
     units_on_table,
 )
+from domain.mageknight.restrictions import check_cavalry_may_use
 from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure, MageKnightState
 
@@ -53,13 +54,6 @@ def check_through_front_arc(state: MageKnightState, unit: Figure, to: Point) -> 
         raise RuleViolation("MNT-111", f"({to[0]:g}, {to[1]:g}) is not in {unit.id}'s front arc")
 
 
-def is_passed_over(area: Polygon, base: Footprint) -> bool:
-    """Did the move pass over this base (more than touching it)?"""
-    if isinstance(base, Disc):
-        return float(area.distance(ShapelyPoint(base.centre))) < base.radius - EPS
-    return bool(area.intersection(base.polygon).area > EPS)
-
-
 def trampled(state: MageKnightState, unit: Figure, area: Polygon) -> list[Figure]:
     """MNT-114: every ground-level figure, friend or foe, whose base the move
     passed over, each once (A-MNT-30)."""
@@ -68,7 +62,7 @@ def trampled(state: MageKnightState, unit: Figure, area: Polygon) -> list[Figure
         for other in units_on_table(state)
         if other.id != unit.id
         and is_ground_level(state, other)
-        and is_passed_over(area, body(state, other))
+        and covers_more_than_touching(area, body(state, other))
     ]
 
 
@@ -78,8 +72,10 @@ def decide_trample(d: Decision, cmd: Trample) -> None:
     takes 1 pushing damage (MNT-114), a cavalry unit's to the part its
     controller chose (MNT-51)."""
     state = mk_state(d)
-    unit = check_can_be_given_action(state, on_table(state, cmd.figure), cmd.by)
+    fig = on_table(state, cmd.figure)
+    unit = check_can_be_given_action(state, fig, cmd.by)
     check_has_benefit(unit, "trample")
+    check_cavalry_may_use(fig, cmd.use)
     check_on_the_ground(state, unit)
     check_no_double_move(cmd.use)
     check_move_abilities(state, unit, cmd.use)

@@ -10,7 +10,7 @@ import pytest
 from domain.errors import ScriptError
 from domain.mageknight.figures import in_contact, is_cavalry, terrain_of
 
-from .builders import TO_ACTION, cavalry, mount, refused, warrior
+from .builders import TO_ACTION, cavalry, message, mount, refused, warrior
 from .conftest import Facts, Run
 
 BLUE_TURN = [{"by": "red", "do": "end_turn"}, {"by": "blue", "do": "next_phase"}]
@@ -220,3 +220,93 @@ def test_mnt_35_sweep_reaches_only_figures_in_the_mounts_front_arc(run: Run) -> 
     assert refused(result, "MNT-45", 1)
     assert result["steps"][2]["accepted"]
     assert state.units["left"].click == 2 and state.units["right"].click == 2
+
+
+SURGING = [*cavalry(benefits=["charge", "ride_by_shot", "unhorse", "trample"],
+                    abilities=["surge"], rider_extra={"abilities": ["surge"], "range": 8}),
+           *cavalry("m2", "r2", "blue", x=10, y=20, facing=270),
+           warrior("b1", "blue", x=16, y=14, facing=180)]
+ACTIONS_USING = [
+    {"do": "move", "path": [[10, 14]]},
+    {"do": "charge", "path": [[10, 12]], "targets": ["b1"]},
+    {"do": "ride_by_shot", "path": [[10, 12]], "target": "b1"},
+    {"do": "unhorse", "path": [[10, 16.25]], "target": "m2"},
+    {"do": "trample", "to": [10, 14]},
+    {"do": "close_attack", "targets": ["b1"]},
+    {"do": "ranged_attack", "target": "b1"},
+]
+
+
+@pytest.mark.parametrize("named", ["m1", "r1"])
+@pytest.mark.parametrize("action", ACTIONS_USING, ids=lambda a: str(a["do"]))
+def test_mnt_28_no_action_of_a_cavalry_unit_may_use_surge(
+    run: Run, named: str, action: dict[str, Any]
+) -> None:
+    """MNT-28: listing Surge in an action's `use` is refused like `use_ability`."""
+    step = {"by": "red", "figure": named, "use": ["surge"], **action}
+
+    result, state = run(SURGING, [TO_ACTION, step])
+
+    assert refused(result, "MNT-28")
+    assert message(result) == f"{named} is part of a cavalry unit, which cannot use Surge"
+    assert state.actions_used == 0 and state.units["m1"].y == 10.0
+
+
+def test_mnt_28_a_warrior_that_is_no_cavalry_may_move_with_surge(run: Run) -> None:
+    """MNT-28 binds cavalry units only."""
+    steps = [TO_ACTION, {"by": "red", "do": "move", "figure": "w1", "path": [[20, 24]],
+                         "use": ["surge"]}]
+
+    result, state = run([warrior("w1", abilities=["surge"])], steps)
+
+    assert result["steps"][1]["accepted"]
+    assert state.units["w1"].y == 24.0
+
+
+WYLDEN_RIDER = cavalry(rider_extra={"sub_faction": "wylden", "abilities": ["allies_of_nature"]},
+                       abilities=["allies_of_nature", "dark_alliance"])
+
+
+@pytest.mark.parametrize(
+    ("step", "ability"),
+    [
+        ({"do": "close_attack", "figure": "r1", "targets": ["b1"]}, "allies_of_nature"),
+        ({"do": "move", "figure": "r1", "path": [[10, 8]]}, "allies_of_nature"),
+        ({"do": "move", "figure": "m1", "path": [[10, 8]]}, "dark_alliance"),
+    ],
+)
+def test_mnt_31_a_cavalry_units_action_may_not_use_a_sub_faction_ability(
+    run: Run, step: dict[str, Any], ability: str
+) -> None:
+    """MNT-31: the mounted Wylden rider's Allies of Nature (A-MNT-37), or Dark
+    Alliance on a unit that is not Dark Riders, named in `use`."""
+    units = [*WYLDEN_RIDER, warrior("b1", "blue", x=10, y=11.75, facing=270)]
+
+    result, state = run(units, [TO_ACTION, {"by": "red", "use": [ability], **step}])
+
+    assert refused(result, "MNT-31")
+    assert message(result) == (f"{step['figure']} is part of a cavalry unit, which cannot use "
+                               f"the sub-faction ability {ability}")
+    assert state.actions_used == 0 and state.units["b1"].click == 0
+
+
+def test_mnt_31_mnt_124_dismounted_wylden_and_mounted_dark_riders_may_use_theirs(
+    run: Run,
+) -> None:
+    """MNT-31 binds cavalry units only; MNT-124 frees Dark Riders riders."""
+    units = [warrior("w1", x=20, y=20, sub_faction="wylden", abilities=["allies_of_nature"]),
+             warrior("b1", "blue", x=20, y=21, facing=270),
+             *cavalry("dm", "dr", x=5, y=5, sub_faction="dark_riders", collector="121b",
+                      rider_extra={"sub_faction": "dark_riders", "collector": "121a",
+                                   "rides": [], "abilities": ["dark_alliance"]}),
+             warrior("b2", "blue", x=5, y=6.75, facing=270)]
+    steps = [TO_ACTION,
+             {"by": "red", "do": "close_attack", "figure": "w1", "targets": ["b1"],
+              "use": ["allies_of_nature"], "dice": [6, 6]},
+             {"by": "red", "do": "close_attack", "figure": "dr", "targets": ["b2"],
+              "use": ["dark_alliance"], "dice": [6, 6]}]
+
+    result, state = run(units, steps)
+
+    assert result["steps"][1]["accepted"] and result["steps"][2]["accepted"]
+    assert state.units["b1"].click == 2 and state.units["b2"].click == 2

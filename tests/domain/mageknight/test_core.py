@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .builders import TO_ACTION, cavalry, message, refused, warrior
+from .builders import TO_ACTION, cavalry, click, message, refused, warrior
 from .conftest import Run
 
 UNITS = [warrior("w1", x=20, y=20, range=8), warrior("w2", x=21, y=20),
@@ -55,3 +55,79 @@ def test_core_refusals_name_their_rule_and_give_the_numbers(
     assert says in message(result)
     assert state.actions_used == 0
     assert all(f.click == 0 and f.status == "on_table" for f in state.units.values())
+
+
+def move(figure: str, *path: tuple[float, float], **extra: Any) -> dict[str, Any]:
+    """A red move along `path`."""
+    return red("move", figure=figure, path=[list(p) for p in path], **extra)
+
+
+WALL = {"id": "wall", "kind": "blocking", "polygon": [[8.5, 7], [9.6, 7], [9.6, 8], [8.5, 8]]}
+
+
+@pytest.mark.parametrize(
+    ("units", "terrain", "step", "says"),
+    [
+        ([*cavalry(y=4), warrior("b1", "blue", x=10.6, y=8)], [], move("m1", (10, 12)),
+         "m1's base would pass through b1's base"),
+        (cavalry(y=4), [WALL], move("m1", (10, 12)),
+         "m1's base would pass through blocking terrain wall"),
+        ([warrior("w1", x=4, y=4), warrior("b1", "blue", x=4.9, y=8)], [],
+         move("w1", (4, 12)), "w1's base would pass through b1's base"),
+        ([*cavalry(), warrior("b1", "blue", x=13, y=11.2)], [],
+         move("m1", (16, 10), facing=0), "m1's base would pass through b1's base"),
+    ],
+    ids=["mount-past-a-base", "mount-past-a-wall", "warrior-past-a-base", "mount-sideways"],
+)
+def test_core_mk_move_the_whole_base_sweeps_clear_of_bases_and_blocking_terrain(
+    run: Run, units: list[dict[str, Any]], terrain: list[dict[str, Any]],
+    step: dict[str, Any], says: str
+) -> None:
+    """CORE-MK-MOVE: not only the centre dot's path; the base (a mount's at its
+    starting facing) sweeps along each leg."""
+    result, state = run(units, [TO_ACTION, step], terrain=terrain)
+
+    assert refused(result, "CORE-MK-MOVE")
+    assert message(result) == says
+    mover = state.units[step["figure"]]
+    assert (mover.x, mover.y) == (units[0]["x"], units[0]["y"])
+
+
+@pytest.mark.parametrize(
+    ("units", "step"),
+    [
+        ([*cavalry(y=4), warrior("b1", "blue", x=11.125, y=8)], move("m1", (10, 12))),
+        ([warrior("w1", x=4, y=4), warrior("b1", "blue", x=5, y=8)], move("w1", (4, 12))),
+        ([warrior("w1", x=4, y=4), warrior("b1", "blue", x=4, y=8)],
+         move("w1", (6, 6), (6, 10))),
+    ],
+    ids=["mount-touching-a-base", "warrior-touching-a-base", "warrior-round-a-base"],
+)
+def test_core_mk_move_a_base_may_brush_past_and_go_round_others(
+    run: Run, units: list[dict[str, Any]], step: dict[str, Any]
+) -> None:
+    """CORE-MK-MOVE: touching on the way is allowed, and each leg is checked on its own."""
+    result, state = run(units, [TO_ACTION, step])
+
+    assert result["steps"][1]["accepted"], result["steps"][1]
+    mover = state.units[step["figure"]]
+    assert [mover.x, mover.y] == step["path"][-1]
+
+
+def test_core_mk_poison_once_per_figure_per_command_phase(run: Run) -> None:
+    """CORE-MK-POISON: each figure uses Poison once in its player's command phase."""
+    units = [warrior("p1", x=10, y=10, abilities=["poison"]),
+             warrior("p2", x=11, y=11, facing=180, abilities=["poison"]),
+             warrior("b1", "blue", x=10, y=11, facing=270, dial=[click()] * 6)]
+    poison = [red("poison", figure="p1"), red("poison", figure="p1"),
+              red("poison", figure="p2")]
+    next_red_turn = [red("end_turn"), {"by": "blue", "do": "end_turn"}]
+
+    result, state = run(units, [*poison, *next_red_turn, red("poison", figure="p1")])
+
+    assert result["steps"][0]["events"] == ["StepTaken", "PoisonUsed", "FigureDamaged"]
+    assert refused(result, "CORE-MK-POISON", 1)
+    assert message(result, 1) == "p1 already used Poison in this command phase"
+    assert result["steps"][2]["accepted"], "another figure has its own use"
+    assert result["steps"][5]["accepted"], "the next command phase allows it again"
+    assert state.units["b1"].click == 3

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
+from domain.errors import ScriptError
+from domain.mageknight.dial import healed_click
+from domain.mageknight.state import Figure
+
 from .builders import TO_ACTION, message, refused
 from .conftest import Run
 from .test_dark_riders import dark_riders
@@ -58,3 +64,23 @@ def test_mnt_129_the_limit_may_be_per_player(run: Run) -> None:
     assert refused(result, "MNT-129")
     assert message(result) == "Dark Alliance was already used by dm in this command phase"
     assert state.units["dr2"].click == 0
+
+
+@pytest.mark.parametrize(("start", "now", "clicks", "healed"),
+                         [(2, 3, 1, 2), (2, 2, 1, 2), (0, 3, 5, 0), (2, 0, 1, 0)])
+def test_mnt_128_a_heal_never_passes_the_starting_click_nor_turns_forward(
+    start: int, now: int, clicks: int, healed: int
+) -> None:
+    """MNT-128, A-MNT-35: healing turns back toward the starting click, never past
+    it; a dial before it (no game reaches that, set-up refuses it) stays put."""
+    fig = Figure(id="dm", owner="red", start_click=start, click=max(start, now))
+    fig.click = now
+
+    assert healed_click(fig, clicks) == healed
+
+
+def test_mnt_128_a_dial_cannot_be_fielded_before_its_starting_click(run: Run) -> None:
+    """MNT-128: the Dark Alliance heal of the report (start_click 2, click 0)
+    cannot arise: set-up refuses the dial."""
+    with pytest.raises(ScriptError, match="click 0 is before start_click 2"):
+        run(dark_riders(start_click=2, click=0), [ALLIANCE])
