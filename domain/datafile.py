@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import math
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 import yaml
+from pydantic import BaseModel
 
 from domain.errors import ScriptError
 
@@ -24,7 +27,72 @@ def read_data_file(path: str | Path, what: str = "file") -> Any:
     except UnicodeDecodeError:
         raise ScriptError(f"{path}: not UTF-8 text") from None
     try:
-        return orjson.loads(text) if file.suffix == ".json" else yaml.safe_load(text)
-    except (orjson.JSONDecodeError, yaml.YAMLError) as error:
+        if file.suffix == ".json":
+            return json.loads(text, object_pairs_hook=_unique_keys)
+        return yaml.load(text, Loader=_UniqueKeyLoader)
+    except (json.JSONDecodeError, yaml.YAMLError) as error:
         first = str(error).splitlines()[0]
         raise ScriptError(f"{path}: not valid YAML/JSON ({first})") from None
+    except DuplicateKeyError as error:
+        raise ScriptError(f"{path}: {error}") from None
+
+
+class DuplicateKeyError(ValueError):
+    """A mapping names the same key twice: which value is meant cannot be known."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key given twice (JSON parsers keep the last)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise DuplicateKeyError(f"the key {key!r} is given twice in one mapping")
+        data[key] = value
+    return data
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        keys = [self.construct_object(key, deep=deep) for key, _ in node.value]
+        for index, key in enumerate(keys):
+            if key in keys[:index]:
+                line = node.start_mark.line + 1
+                raise DuplicateKeyError(f"the key {key!r} is given twice in one mapping "
+                                        f"(line {line})")
+        return super().construct_mapping(node, deep=deep)
+
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def read_as(model: type[M], data: Any) -> M:
+    """`data` (from a script or a step) as a `model`, read as JSON is read: strictly,
+    so `true` is not a number, `"7"` not an integer and `"no"` not a bool, while
+    lists may stand for tuples.
+
+    Raises `pydantic.ValidationError`, or `ValueError` for data JSON cannot hold.
+    """
+    unfinite = _first_non_finite(data, "")
+    if unfinite is not None:
+        raise ValueError(f"{unfinite or 'value'}: Input should be a finite number")
+    try:
+        text = orjson.dumps(data)
+    except orjson.JSONEncodeError as error:
+        raise ValueError(f"a value of this step cannot be recorded: {error}") from None
+    return model.model_validate_json(text, strict=True)
+
+
+def _first_non_finite(data: Any, where: str) -> str | None:
+    """Where `data` holds an infinity or NaN (JSON writes them as null), or None."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return where
+    items = data.items() if isinstance(data, dict) else (
+        enumerate(data) if isinstance(data, list | tuple) else ())
+    for key, value in items:
+        found = _first_non_finite(value, f"{where}.{key}" if where else str(key))
+        if found is not None:
+            return found
+    return None

@@ -654,6 +654,19 @@ def polygon_from_points(points: Sequence[Point2]) -> Polygon:
     return Polygon([_as_point(p) for p in points])
 
 
+def polygon_problem(points: Sequence[Point2]) -> str | None:
+    """Why an outline is not a usable terrain polygon (crossing itself, no area),
+    or None. Geometry on such a polygon is undefined, so set-up refuses it."""
+    if len(points) < 3:
+        return "a polygon needs at least three points"
+    polygon = Polygon([_as_point(p) for p in points])
+    if not polygon.is_valid:
+        return f"its outline is not a simple polygon ({shapely.is_valid_reason(polygon)})"
+    if polygon.area <= 0.0:
+        return "its points enclose no area"
+    return None
+
+
 @lru_cache(maxsize=4096)
 def _cached_polygon(points: tuple[Point2, ...]) -> Polygon:
     return Polygon([_as_point(p) for p in points])

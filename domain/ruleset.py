@@ -15,9 +15,10 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from domain.commands import CORE_COMMANDS, Command
+from domain.datafile import read_as
 from domain.decision import Decision
 from domain.errors import InputError, ScriptError
-from domain.geometry import is_wholly_on_board
+from domain.geometry import is_wholly_on_board, polygon_problem
 from domain.limits import first_out_of_range, out_of_range_message
 from domain.machine import TurnMachine
 from domain.state import GameState
@@ -113,9 +114,11 @@ class Ruleset:
                 raise ScriptError(f"units[{index}]: {', '.join(kept)} is kept by the game as "
                                   "it is played; a script cannot set it")
             try:
-                unit = model.model_validate(raw)
+                unit = read_as(model, raw)
             except ValidationError as error:
                 raise ScriptError(f"units[{index}]: {first_error(error)}") from None
+            except ValueError as error:
+                raise ScriptError(f"units[{index}]: {error}") from None
             if unit.id in seen:
                 raise ScriptError(f"units[{index}]: duplicate unit id {unit.id!r}")
             if unit.owner not in setup.players:
@@ -170,13 +173,18 @@ class Ruleset:
         return name
 
     def validate_table(self, setup: Setup) -> None:
-        """No length or angle of the set-up is beyond what a table holds (`domain.limits`)."""
+        """No number of the set-up is beyond what a game holds (`domain.limits`), and
+        every terrain outline is a simple polygon with an area."""
         found = first_out_of_range({
             "board": setup.board.model_dump(), "terrain": [t.model_dump() for t in setup.terrain],
             "units": list(setup.units), "options": setup.options,
         }, "setup")
         if found:
             raise ScriptError(out_of_range_message(found))
+        for index, piece in enumerate(setup.terrain):
+            problem = polygon_problem(piece.polygon)
+            if problem:
+                raise ScriptError(f"terrain[{index}] ({piece.id}): {problem}")
 
     # -- commands -----------------------------------------------------------
     def parse_command(self, data: dict[str, Any]) -> Command:
@@ -187,9 +195,11 @@ class Ruleset:
             known = ", ".join(sorted(self.command_types))
             raise InputError(f"unknown command {name!r} for {self.name}; known: {known}")
         try:
-            return command_type.model_validate(data)
+            return read_as(command_type, data)
         except ValidationError as error:
             raise InputError(f"bad {name} step: {first_error(error)}") from None
+        except ValueError as error:
+            raise InputError(f"bad {name} step: {error}") from None
 
     def handle(self, command_type: type[Command]) -> Callable[[Handler], Handler]:
         """Decorator: register the handler deciding one command type."""

@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 from shapely.geometry import LineString, Point
 
+from domain.datafile import read_as
 from domain.errors import RuleViolation
 from domain.state import GameState
 from domain.t9a.arrival import PLACEMENT_CHECKS, Arrival, arrival_breaches, arrival_of
@@ -49,7 +50,7 @@ def t9a_overlays(state: GameState, command: dict[str, Any] | None) -> Sequence[O
     if not isinstance(unit, T9AUnit):
         return (note(state, f"no unit {command.get('unit')!r} to draw", OUT_OF_REACH),)
     try:
-        cmd = Arrive.model_validate({"by": unit.owner, **command})
+        cmd = read_as(Arrive, {"by": unit.owner, **command})
         arrival = arrival_of(unit, cmd)
     except (ValidationError, ValueError) as error:
         return (note(state, f"cannot draw this arrive command: {error}", OUT_OF_REACH),)

@@ -21,7 +21,7 @@ from pydantic import (
 )
 
 from domain.commands import JUDGE
-from domain.datafile import read_data_file
+from domain.datafile import read_as, read_data_file
 from domain.errors import ScriptError
 from domain.ruleset import Setup, find_ruleset, first_error
 from domain.state import GameState
@@ -135,11 +135,18 @@ def parse_script(data: Any, source: str = "script") -> Script:
     if not isinstance(data, dict):
         raise ScriptError(f"{source}: a script must be a mapping, not {type(data).__name__}")
     try:
-        return Script.model_validate(data)
+        steps = data.get("steps")
+        script = read_as(Script, {k: v for k, v in data.items() if k != "steps"})
     except ScriptError as error:
         raise ScriptError(f"{source}: {error}") from None
     except ValidationError as error:
         raise ScriptError(f"{source}: {first_error(error)}") from None
+    except ValueError as error:
+        raise ScriptError(f"{source}: {error}") from None
+    if steps is not None and not isinstance(steps, list):
+        raise ScriptError(f"{source}: steps: a list of steps, not {type(steps).__name__}")
+    # Steps are read one by one as the game runs (a bad step is refused with INPUT).
+    return script.model_copy(update={"steps": steps or []})
 
 
 def load_script(path: str | Path) -> Script:

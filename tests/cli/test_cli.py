@@ -51,6 +51,24 @@ def test_run_json_follows_the_contract(capsys: pytest.CaptureFixture[str]) -> No
     ("ruleset: t9a\nboard: {width: .inf, height: 9}\nplayers: [a]\n", "finite number"),
     ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a]\n"
      "units: [{id: u, owner: a, x: .nan}]\n", "finite number"),
+    ("ruleset: t9a\nruleset: w40k-10\nboard: {width: 9, height: 9}\nplayers: [a]\n",
+     "the key 'ruleset' is given twice in one mapping"),
+    ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a]\n"
+     "steps: [{by: a, by: b, do: end_turn}]\n", "the key 'by' is given twice"),
+    ("ruleset: t9a\nseed: true\nboard: {width: 9, height: 9}\nplayers: [a]\n",
+     "seed: Input should be a valid integer"),
+    ("ruleset: t9a\nboard: {width: \"72\", height: true}\nplayers: [a]\n",
+     "board.width: Input should be a valid number"),
+    ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a]\n"
+     "units: [{id: u, owner: a, x: \"2\", y: 2}]\n", "x: Input should be a valid number"),
+    ("ruleset: infinity-n4\nboard: {width: 48, height: 48}\nplayers: [a]\nterrain:\n"
+     "  - {id: bow, kind: blocking, polygon: [[10, 10], [30, 20], [30, 10], [10, 20]]}\n",
+     "terrain[0] (bow): its outline is not a simple polygon (Self-intersection"),
+    ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a]\nterrain:\n"
+     "  - {id: line, kind: impassable, polygon: [[1, 1], [2, 2], [3, 3]]}\n",
+     "terrain[0] (line): its outline is not a simple polygon"),
+    ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a]\nsteps: 3\n",
+     "steps: a list of steps, not int"),
 ])
 def test_a_malformed_script_exits_2_with_one_line(
     text: str, fragment: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -263,3 +281,34 @@ def test_board_does_not_preview_dice(
                            '{"by":"red","do":"roll_ambush"}')
 
     assert code == 0 and "would roll dice: a preview does not roll them" in out
+
+
+def test_steps_of_the_wrong_kind_are_input_not_read_as_something_else(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`accept: "no"` is not a refusal (a refusal is final, CORE-UNDO-REFUSED), and
+    `steps: true` is not 1."""
+    script = tmp_path / "kinds.yaml"
+    script.write_text(
+        "ruleset: t9a\nboard: {width: 72, height: 48}\nplayers: [a, b]\nsteps:\n"
+        "  - {by: a, do: next_phase}\n  - {by: a, do: request_undo, steps: true}\n"
+        "  - {by: a, do: request_undo}\n  - {by: b, do: consent, accept: 'no'}\n"
+        "  - {by: b, do: consent, accept: true}\n")
+
+    code, out, _ = run_cli(capsys, "run", str(script), "--json")
+
+    steps = orjson.loads(out)["steps"]
+    assert code == 0 and [s["rule"] for s in steps[1:4:2]] == ["INPUT", "INPUT"]
+    assert steps[1]["message"] == "bad request_undo step: steps: Input should be a valid integer"
+    assert steps[4]["accepted"] and "StepsUndone" in steps[4]["events"]
+
+
+def test_a_script_with_empty_steps_runs_no_step(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "empty.yaml"
+    script.write_text("ruleset: t9a\nboard: {width: 72, height: 48}\nplayers: [a, b]\nsteps:\n")
+
+    code, out, _ = run_cli(capsys, "run", str(script), "--json")
+
+    assert code == 0 and orjson.loads(out)["steps"] == []
