@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.dice import digital_die, seed_commitment
+from domain.game import Game
+from domain.state import GameState
 from events.core import DiceRolled, GameStarted, SeedSealed
 from events.envelope import GameEvent
 
@@ -22,26 +24,38 @@ def reveal_lines(events: Sequence[GameEvent]) -> tuple[bool, list[str]]:
         f"commitment: {started.seed_commitment} "
         + ("(matches sha256 of the seed)" if ok else "(DOES NOT MATCH)"),
     ]
+    game = Game.from_first_event(events[0])
     for event in events:
-        roll = event.fact
-        if not isinstance(roll, DiceRolled):
-            continue
-        if roll.source == "digital" and roll.first_index is not None:
-            derived = tuple(
-                digital_die(sealed.seed, roll.first_index + i, roll.sides)
-                for i in range(len(roll.values))
-            )
-            good = derived == roll.values
-            ok = ok and good
-            verdict = "derived from the seed" if good else f"MISMATCH (seed gives {derived})"
-            lines.append(
-                f"event {event.originator_version}: {roll.purpose}: {list(roll.values)} "
-                f"(dice #{roll.first_index}..) {verdict}"
-            )
-        else:
-            lines.append(
-                f"event {event.originator_version}: {roll.purpose}: {list(roll.values)} "
-                f"({roll.source} dice)"
-            )
-    lines.append("all digital rolls follow from the seed" if ok else "CHECK FAILED")
+        if event is not events[0]:
+            roll = event.fact
+            if isinstance(roll, DiceRolled):
+                good, verdict = check_roll(roll, sealed.seed, game.state)
+                ok = ok and good
+                lines.append(f"event {event.originator_version}: {roll.purpose}: "
+                             f"{list(roll.values)} {verdict}")
+            game.apply_event(event)
+    lines.append("all digital rolls follow from the seed, in order, and reused dice are the "
+                 "undone ones" if ok else "CHECK FAILED")
+    lines.append("(the hash chain and every decision are checked by `warledger verify`)")
     return ok, lines
+
+
+def check_roll(roll: DiceRolled, seed: int, state: GameState) -> tuple[bool, str]:
+    """Does this roll follow from the game so far? Digital dice come from the seed at
+    the game's next die index (none skipped, CORE-DICE); reused dice are the undone
+    dice queued first (CORE-UNDO-DICE); physical dice are as the players gave them."""
+    count = len(roll.values)
+    if roll.source == "digital" and roll.first_index is not None:
+        if roll.first_index != state.dice_index:
+            return False, (f"(dice #{roll.first_index}..) SKIPS: the next die was "
+                           f"#{state.dice_index}")
+        derived = tuple(digital_die(seed, roll.first_index + i, roll.sides) for i in range(count))
+        if derived != roll.values:
+            return False, f"(dice #{roll.first_index}..) MISMATCH (seed gives {derived})"
+        return True, f"(dice #{roll.first_index}..) derived from the seed"
+    if roll.source == "reused":
+        queued = tuple(state.reusable_dice[:count])
+        if queued != roll.values:
+            return False, f"(reused dice) MISMATCH (the undone dice queued were {list(queued)})"
+        return True, "(reused dice: the undone ones, in order)"
+    return True, f"({roll.source} dice)"
