@@ -118,14 +118,15 @@ class _PreviewRolls(Exception):
     """The previewed command would roll dice."""
 
 
-def preview(ruleset: Ruleset, state: GameState, data: dict[str, Any]) -> str:
-    """What deciding `data` now would answer, in one line, without writing anything
-    or rolling any die (judges' pictures: `warledger board --command`)."""
+def preview(ruleset: Ruleset, state: GameState, data: dict[str, Any]) -> tuple[str | None, str]:
+    """What deciding `data` now would answer, without writing anything or rolling any
+    die (judges' pictures: `warledger board --command`): the refusing rule (None if
+    not refused) and one line."""
     try:
         command = ruleset.parse_command(data)
         decide(ruleset, state.model_copy(deep=True), command, _NoDice(0, state.dice_index))
     except RuleViolation as refusal:
-        return f"would be refused: {refusal.rule}: {refusal.message}"
+        return refusal.rule, f"would be refused: {refusal.rule}: {refusal.message}"
     except _PreviewRolls:
-        return "would roll dice: a preview does not roll them"
-    return "would be accepted"
+        return None, "would roll dice: a preview does not roll them"
+    return None, "would be accepted"

@@ -225,6 +225,7 @@ def step_pictures(folder: str | None) -> BeforeStep | None:
     """A hook drawing each step's checks on the board as it stood before the step."""
     if folder is None:
         return None
+    from domain.gate import preview
     from projections.board_svg import board_svg
     from projections.overlays import overlays_for
 
@@ -232,7 +233,9 @@ def step_pictures(folder: str | None) -> BeforeStep | None:
     out.mkdir(parents=True, exist_ok=True)
 
     def draw(index: int, state: GameState, command: dict[str, Any] | None) -> None:
-        svg = board_svg(state, overlays_for(state, command),
+        malformed = command is not None and preview(
+            find_ruleset(state.ruleset), state, command)[0] == "INPUT"
+        svg = board_svg(state, overlays_for(state, None if malformed else command),
                         caption=f"before step {index}: {command}")
         (out / f"step-{index}.svg").write_text(svg, encoding="utf-8")
 
@@ -314,8 +317,10 @@ def cmd_board(args: argparse.Namespace) -> int:
         events = [e for e in service.stored_events(game_id) if e.originator_version <= game.version]
         taken = [e.fact for e in events if isinstance(e.fact, StepTaken)]
         command = dict(taken[-1].command) if taken else None
-    verdict = preview(game.ruleset, game.state, command) if args.command and command else ""
-    overlays = overlays_for(game.state, command)
+    rule, verdict = preview(game.ruleset, game.state, command) if args.command and command \
+        else (None, "")
+    # A malformed command (INPUT) has nothing sound to draw: only its verdict is shown.
+    overlays = overlays_for(game.state, None if rule == "INPUT" else command)
     if verdict:
         overlays = [*overlays, Overlay((0.0, 0.0), label=f"{command.get('do')} {verdict}",
                                        note=True)]

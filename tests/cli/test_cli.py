@@ -312,3 +312,35 @@ def test_a_script_with_empty_steps_runs_no_step(
     code, out, _ = run_cli(capsys, "run", str(script), "--json")
 
     assert code == 0 and orjson.loads(out)["steps"] == []
+
+
+HUGE_ARRIVE = ('{"by":"red","do":"arrive","unit":"red-scouts","point":[1e308,0],"x":1e308,'
+               '"y":2.5,"facing":90}')
+
+
+def test_a_picture_of_a_malformed_command_shows_its_input_verdict_not_a_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "g.db")
+    assert run_cli(capsys, "run", str(EXAMPLES / "t9a-ambush-too-far.yaml"), "--db", db)[0] == 0
+
+    code, out, err = run_cli(capsys, "board", db, "last", "--svg", str(tmp_path / "p.svg"),
+                             "--command", HUGE_ARRIVE)
+
+    assert code == 0 and err == ""
+    assert "would be refused: INPUT: arrive.x = 1e+308 is out of range" in out
+
+
+def test_run_draws_a_malformed_step_without_crashing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "huge.yaml"
+    text = (EXAMPLES / "t9a-ambush-too-far.yaml").read_text()
+    script.write_text(text.replace("x: 60, y: 6,", "x: 1.0e+308, y: 6,"))
+
+    code, out, err = run_cli(capsys, "run", str(script), "--json", "--svg-dir",
+                             str(tmp_path / "pictures"))
+
+    assert code == 0 and err == ""
+    assert orjson.loads(out)["steps"][6]["rule"] == "INPUT"
+    assert (tmp_path / "pictures" / "step-6.svg").exists()
