@@ -217,6 +217,9 @@ class Ruleset:
     def on_phase_end(self, d: Decision) -> None:
         """Automatic effects as the phase in `d.state` ends."""
 
+    def on_turn_end(self, d: Decision) -> None:
+        """Automatic effects as the active player's turn ends (after its phase ends)."""
+
     def on_game_end(self, d: Decision) -> None:
         """End-of-game rules, before `GameEnded` is emitted."""
 

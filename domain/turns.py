@@ -29,6 +29,7 @@ def decide_end_turn(d: Decision, command: EndTurn) -> None:
     the game ends (RULINGS: "when the last turn of the rule set ends")."""
     state = d.state
     d.ruleset.on_phase_end(d)
+    d.ruleset.on_turn_end(d)
     order = state.players
     position = order.index(state.active_player)
     if position + 1 < len(order):

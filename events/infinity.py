@@ -25,6 +25,15 @@ class OrdersGenerated(Fact):
 
 
 @fact
+class OrdersLost(Fact):
+    """A Player Turn ended: the orders left in the player's pool were lost."""
+
+    type: Literal["OrdersLost"] = "OrdersLost"
+    player: str
+    orders: int
+
+
+@fact
 class OrderSpent(Fact):
     """A trooper was activated: one order left its player's pool."""
 

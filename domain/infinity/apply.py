@@ -8,6 +8,7 @@ from events.infinity import (
     OrderCompleted,
     OrdersGenerated,
     OrderSkillDeclared,
+    OrdersLost,
     OrderSpent,
     OrderStageReached,
     TrooperMoved,
@@ -17,6 +18,11 @@ from events.infinity import (
 @applies(OrdersGenerated)
 def _orders_generated(state: InfinityState, fact: OrdersGenerated) -> None:
     state.orders[fact.player] = fact.orders
+
+
+@applies(OrdersLost)
+def _orders_lost(state: InfinityState, fact: OrdersLost) -> None:
+    state.orders[fact.player] = 0
 
 
 @applies(OrderSpent)

@@ -16,6 +16,7 @@ from events.core import ReactionWindowClosed, ReactionWindowOpened, UnitFielded
 from events.infinity import (
     OrderCompleted,
     OrdersGenerated,
+    OrdersLost,
     OrderSpent,
     OrderStage,
     OrderStageReached,
@@ -46,6 +47,16 @@ def generate_orders(d: Decision) -> None:
     assert isinstance(state, InfinityState)
     player = state.active_player
     d.emit(OrdersGenerated(player=player, orders=order_pool(state.troopers(), player)))
+
+
+def lose_unused_orders(d: Decision) -> None:
+    """CORE-ORDER-POOL: the orders left in the active player's pool are lost as their
+    Player Turn ends."""
+    state = d.state
+    assert isinstance(state, InfinityState)
+    left = state.orders.get(state.active_player, 0)
+    if left:
+        d.emit(OrdersLost(player=state.active_player, orders=left))
 
 
 def opening_orders(fielded: Sequence[Fact], player: str) -> OrdersGenerated:

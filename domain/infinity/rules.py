@@ -10,7 +10,7 @@ from domain.decision import Decision
 from domain.errors import ScriptError
 from domain.infinity.commands import COMMANDS
 from domain.infinity.machine import MACHINE, ORDER_MACHINE
-from domain.infinity.orders import generate_orders, opening_orders
+from domain.infinity.orders import generate_orders, lose_unused_orders, opening_orders
 from domain.infinity.sight import ZONE_OF_CONTROL
 from domain.infinity.state import InfinityState, Trooper
 from domain.limits import MAX_MAGNITUDE
@@ -75,6 +75,10 @@ class Infinity(Ruleset):
         """The tactical phase sets the active player's order pool (RULINGS "Orders")."""
         if d.state.phase == "tactical":
             generate_orders(d)
+
+    def on_turn_end(self, d: Decision) -> None:
+        """CORE-ORDER-POOL: unused orders are lost at the end of the Player Turn."""
+        lose_unused_orders(d)
 
     def view_extra(self, state: GameState, as_player: str | None) -> dict[str, Any]:
         """Order pools, and the order being spent (its stage and declared skills)."""

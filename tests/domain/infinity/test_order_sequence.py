@@ -36,10 +36,20 @@ def test_orders_pool_counts_troopers_on_table_not_unconscious_disconnected_or_hi
                 trooper("r6", "red", 8, 5, marker="camouflage"),
                 trooper("b1", "blue", 40, 40), trooper("b2", "blue", 42, 40)]
 
-    result = n4(troopers, [{"by": "red", "do": "end_turn"}])
+    red_turn = n4(troopers, [])
+    blue_turn = n4(troopers, [{"by": "red", "do": "end_turn"}])
 
-    assert result["steps"][1]["events"][-1] == "OrdersGenerated"
-    assert result["state"]["orders"] == {"red": 3, "blue": 2}
+    assert red_turn["state"]["orders"] == {"red": 3}
+    assert blue_turn["steps"][1]["events"][-1] == "OrdersGenerated"
+    assert blue_turn["state"]["orders"]["blue"] == 2
+
+
+def test_core_order_pool_unused_orders_are_lost_when_the_player_turn_ends(n4: Scene) -> None:
+    result = n4([R1, R2, trooper("b1", "blue", 40, 40)], [{"by": "red", "do": "end_turn"}])
+
+    events = result["steps"][1]["events"]
+    assert events.index("OrdersLost") < events.index("PhaseStarted")
+    assert result["state"]["orders"] == {"red": 0, "blue": 1}
 
 
 def test_orders_activation_spends_one_order_from_the_pool(n4: Scene) -> None:
