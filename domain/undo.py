@@ -21,6 +21,7 @@ from domain.errors import RuleViolation
 from domain.state import BOOKKEEPING, GameState, StepRef
 from events.core import DiceRolled, ReactionDeclared, ReactionWindowClosed, ReactionWindowOpened
 from events.undo import RequestRefused, RulingRecorded, StepsRedone, StepsUndone
+from seeds import rule_ids
 
 
 class RequestUndo(Command):
@@ -209,6 +210,9 @@ def decide_ruling(d: Decision, command: Ruling) -> None:
         raise RuleViolation("CORE-JUDGE-ONLY", "only the judge records rulings")
     if command.on_step is not None and command.on_step > d.state.step:
         raise RuleViolation("INPUT", f"there is no step {command.on_step} yet")
+    if command.clause is not None and command.clause not in rule_ids():
+        raise RuleViolation("INPUT", f"{command.clause!r} is not a rule of seeds/CLAUSES.md or "
+                                     "INTERPRETATIONS.md (e.g. AMB-13, A-AMB-10, CORE-DICE)")
     d.emit(
         RulingRecorded(
             judge=command.by, text=command.text, clause=command.clause, on_step=command.on_step

@@ -302,3 +302,18 @@ def test_a_later_step_can_still_be_undone_after_a_refusal(service: GameService) 
     undo(service, game_id)
 
     assert service.load(game_id).state.active_player == "red"
+
+
+def test_a_ruling_may_cite_only_a_rule_the_seeds_name(service: GameService) -> None:
+    game_id = service.start(SETUP)
+
+    unknown = service.handle(game_id, {"do": "ruling", "by": "judge", "clause": "NOPE-99",
+                                       "text": "no such rule"})
+    ambiguity = service.handle(game_id, {"do": "ruling", "by": "judge", "clause": "A-AMB-10",
+                                         "text": "the hull, as recommended"})
+    core = service.handle(game_id, {"do": "ruling", "by": "judge", "clause": "CORE-DICE",
+                                    "text": "the dice follow from the seed"})
+
+    assert (unknown.accepted, unknown.rule) == (False, "INPUT")
+    assert unknown.message is not None and "'NOPE-99' is not a rule" in unknown.message
+    assert ambiguity.accepted and core.accepted
