@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar, Literal
 
-from pydantic import Field, PositiveFloat, model_validator
+from pydantic import Field, PositiveFloat, field_validator, model_validator
 
 from domain.geometry import Rect
 from domain.state import GameState, StateModel, UnitState
@@ -79,7 +79,7 @@ class T9AUnit(UnitState):
     files: int = Field(default=5, ge=1)
     ranks: int = Field(default=2, ge=1)
     base: tuple[PositiveFloat, PositiveFloat] = (1.0, 1.0)
-    models: int = Field(default=0, ge=0, description="0 in a script: files × ranks")
+    models: int = Field(default=0, ge=0, description="left out in a script: files × ranks")
     advance_rate: float = Field(default=4.0, ge=0)
     march_rate: float = Field(default=8.0, ge=0)
     rules: UnitRules = Field(default_factory=UnitRules)
@@ -100,6 +100,14 @@ class T9AUnit(UnitState):
     kept_by_play: ClassVar[frozenset[str]] = frozenset(
         {"advance_moved", "moved", "arrival_ready", "arrival_roll", "arrived"}
     )
+
+    @field_validator("models")
+    @classmethod
+    def _models_given(cls, models: int) -> int:
+        """`models` left out means files × ranks; given, it counts at least one."""
+        if models == 0:
+            raise ValueError("models must be at least 1 (leave it out for files × ranks)")
+        return models
 
     @model_validator(mode="after")
     def _default_models(self) -> T9AUnit:

@@ -95,6 +95,7 @@ def test_units_just_over_an_inch_apart_may_be_fielded(play: Play) -> None:
 @pytest.mark.parametrize("fields,message", [
     ({"rules": {"ambush": "Board Edge", "ambush_models": 20}}, "only 8 models"),
     ({"base": [0, 1]}, "greater than 0"),
+    ({"models": 0}, "models must be at least 1"),
 ])
 def test_impossible_unit_values_are_a_malformed_script(
     play: Play, fields: dict[str, object], message: str
