@@ -34,7 +34,7 @@ class StateModel(BaseModel):
 class UnitState(StateModel):
     """A unit, model or figure. Rule sets subclass this with their own fields."""
 
-    id: str
+    id: str = Field(min_length=1)
     owner: str
     status: UnitStatus = "on_table"
     x: float | None = None

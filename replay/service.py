@@ -96,6 +96,16 @@ class Outcome:
         }
 
 
+def step_citation(facts: Sequence[Fact]) -> tuple[str | None, str | None]:
+    """The rule an accepted step cites (CONTRACT section 3): its last citation's
+    clause, with every message citing that clause (one per unit it decided for)."""
+    cited = [f for f in facts if isinstance(f, ClauseApplied)]
+    if not cited:
+        return None, None
+    rule = cited[-1].rule
+    return rule, "; ".join(f.message for f in cited if f.rule == rule)
+
+
 class GameService(Application[UUID]):
     """Starts games, decides commands, and reads games back at any version."""
 
@@ -178,12 +188,12 @@ class GameService(Application[UUID]):
         except BaseException:
             self._cache.pop(game_id, None)
             raise
-        cited = [f for f in facts if isinstance(f, ClauseApplied)]
+        rule, message = step_citation(facts)
         return Outcome(
             True,
             events=[f.type for f in facts],
-            rule=cited[-1].rule if cited else None,
-            message=cited[-1].message if cited else None,
+            rule=rule,
+            message=message,
             version=game.version,
             head_hash=game.head_hash,
         )

@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from urllib.parse import unquote, urlparse
 
+from domain.errors import ScriptError
+
 DEFAULT_DB = "warledger.db"
 
 
@@ -24,6 +26,9 @@ def storage_env(db: str | None) -> dict[str, str]:
         return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
     if db.startswith(("postgresql://", "postgres://")):
         return postgres_env(db)
+    if "://" in db:
+        raise ScriptError(f"cannot use {db.split('://')[0]}:// databases; give a SQLite file "
+                          "path or a postgresql:// URL")
     return {
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "SQLITE_DBNAME": db,

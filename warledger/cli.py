@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -17,6 +18,7 @@ from typing import Any
 from uuid import UUID
 
 import orjson
+from eventsourcing.persistence import PersistenceError
 
 from domain.errors import ScriptError
 from domain.game import Game
@@ -46,6 +48,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except (PersistenceError, sqlite3.Error) as error:
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        where = getattr(args, "db", None) or DEFAULT_DB
+        print(f"warledger: cannot use the game database {where}: {first}", file=sys.stderr)
+        return 2
     except Exception as error:  # a last resort: never a traceback, one line
         first = str(error).splitlines()[0] if str(error) else ""
         print(f"warledger: unexpected {type(error).__name__}: {first}", file=sys.stderr)

@@ -344,3 +344,19 @@ def test_run_draws_a_malformed_step_without_crashing(
     assert code == 0 and err == ""
     assert orjson.loads(out)["steps"][6]["rule"] == "INPUT"
     assert (tmp_path / "pictures" / "step-6.svg").exists()
+
+
+@pytest.mark.parametrize("make_db,message", [
+    (lambda p: str(p), "cannot use the game database"),
+    (lambda p: "mysql://host/db", "cannot use mysql:// databases"),
+    (lambda p: (p / "notes.txt").write_text("not sqlite") and str(p / "notes.txt"),
+     "cannot use the game database"),
+])
+def test_a_database_that_cannot_be_used_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], make_db: object, message: str
+) -> None:
+    db = make_db(tmp_path)  # type: ignore[operator]
+
+    code, _, err = run_cli(capsys, "games", db)
+
+    assert code == 2 and message in err and err.count("\n") == 1 and "unexpected" not in err

@@ -62,6 +62,18 @@ def test_amb_04_an_eligible_unit_not_deployed_is_placed_in_ambush(t9a: Scene) ->
     assert result["state"]["units"]["red-scouts"]["conditions"] == ["ambush"]
 
 
+def test_amb_04_the_step_message_names_every_unit_the_clause_placed(t9a: Scene) -> None:
+    """CONTRACT section 3: the step cites AMB-04 once, with each unit's message."""
+    units = [ambusher("red-a"), ambusher("red-b"), ambusher("red-c")]
+
+    result = t9a(units, [{"by": "red", "do": "next_phase"}])
+
+    message = last(result)["message"]
+    assert last(result)["rule"] == "AMB-04"
+    assert [message.find(u) >= 0 for u in ("red-a", "red-b", "red-c")] == [True] * 3
+    assert message.count("; ") == 2
+
+
 def test_amb_04_refuses_ambush_for_a_unit_already_on_the_battlefield(t9a: Scene) -> None:
     result = t9a([ambusher(status="on_table", x=36, y=5, facing=90)], [AMBUSH])
 
