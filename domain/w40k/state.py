@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from domain.decision import Decision
 from domain.geometry import Disc
@@ -37,12 +37,24 @@ class W40KUnit(UnitState):
     #: Actions taken ("moved", "shot", "charged", "fought") → the phase key (A-STR-02).
     acted: dict[str, str] = Field(default_factory=dict)
 
+    @field_validator("wounds_left")
+    @classmethod
+    def _wounds_left_given(cls, wounds_left: int) -> int:
+        """Left out, a unit has every wound of its models; given, it is not negative."""
+        if wounds_left < 0:
+            raise ValueError("wounds_left cannot be negative (leave it out for a unit "
+                             "at full wounds)")
+        return wounds_left
+
     @model_validator(mode="after")
     def _fill_starting_values(self) -> W40KUnit:
         if self.starting_strength == 0:
             self.starting_strength = self.models
         if self.wounds_left < 0:
             self.wounds_left = self.models * self.wounds
+        if self.wounds_left > self.models * self.wounds:
+            raise ValueError(f"wounds_left {self.wounds_left} is more than its {self.models} "
+                             f"models of {self.wounds} wounds have")
         self.keywords = [k.lower() for k in self.keywords]
         return self
 

@@ -206,3 +206,17 @@ def test_core_general_movement_an_infinity_trooper_is_not_fielded_in_terrain(
         play({**script("infinity-n4", {"id": "u", "owner": "red", "x": 10, "y": 10}),
               "terrain": [wall]})
     assert play({**script("infinity-n4", touching), "terrain": [wall]})["state"]["units"]["t"]
+
+
+@pytest.mark.parametrize("wounds_left,message", [
+    (-5, "wounds_left cannot be negative"),
+    (99, "wounds_left 99 is more than its 2 models of 2 wounds have"),
+])
+def test_a_40k_unit_is_fielded_with_wounds_its_models_can_have(
+    play: Play, wounds_left: int, message: str
+) -> None:
+    unit = {"id": "u", "owner": "red", "x": 10, "y": 10, "models": 2, "wounds": 2,
+            "wounds_left": wounds_left}
+
+    with pytest.raises(ScriptError, match=message):
+        play(script("w40k-10", unit))
