@@ -1,7 +1,7 @@
 """warledger benchmarks: decide-and-append, full replay, and time travel.
 
-    python -m bench.run            # 1k and 10k time travel (about a minute)
-    python -m bench.run --full     # adds 100k events (several minutes)
+    python -m bench.run            # 1k and 10k time travel (10 to 20 s)
+    python -m bench.run --full     # adds 100k events (a few minutes)
 
 Prints a Markdown table; docs/performance.md records a run and how to read it.
 """

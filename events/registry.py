@@ -34,5 +34,15 @@ def load_fact(data: dict[str, Any]) -> Fact:
 
 
 def events_json_schema() -> dict[str, Any]:
-    """JSON Schema of every fact (`warledger schema events`)."""
-    return FACT_ADAPTER.json_schema()
+    """JSON Schema of every fact as stored and exported (`warledger schema events`):
+    each fact's fields plus the `class_version` it was written at (upcasters read
+    older versions)."""
+    schema = FACT_ADAPTER.json_schema()
+    for name, fact_type in FACT_TYPES.items():
+        definition = schema["$defs"].get(fact_type.__name__) or schema["$defs"].get(name)
+        if definition is not None:
+            definition["properties"]["class_version"] = {
+                "type": "integer", "minimum": 1, "maximum": fact_type.class_version,
+                "description": "the fact's schema version when it was stored",
+            }
+    return schema

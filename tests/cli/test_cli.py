@@ -360,3 +360,25 @@ def test_a_database_that_cannot_be_used_is_one_clear_line(
     code, _, err = run_cli(capsys, "games", db)
 
     assert code == 2 and message in err and err.count("\n") == 1 and "unexpected" not in err
+
+
+def test_every_exported_fact_of_every_example_fits_the_events_schema(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`schema events` describes facts as they are stored and exported: every field a
+    fact carries (its `class_version` included) is in its schema, and every required
+    one is there."""
+    code, schema, _ = run_cli(capsys, "schema", "events")
+    defs = orjson.loads(schema)["$defs"]
+    assert code == 0
+    by_type = {d["properties"]["type"]["const"]: d for d in defs.values()
+               if "type" in d.get("properties", {}) and "const" in d["properties"]["type"]}
+    for example in sorted(EXAMPLES.glob("*.yaml")):
+        db = str(tmp_path / f"{example.stem}.db")
+        assert run_cli(capsys, "run", str(example), "--db", db)[0] == 0
+        _, out, _ = run_cli(capsys, "export", db, "last")
+        for line in out.splitlines():
+            fact = orjson.loads(line)["fact"]
+            definition = by_type[fact["type"]]
+            assert set(fact) <= set(definition["properties"]), (example.name, fact["type"])
+            assert set(definition.get("required", [])) <= set(fact), (example.name, fact["type"])
