@@ -28,13 +28,47 @@ def read_data_file(path: str | Path, what: str = "file") -> Any:
         raise ScriptError(f"{path}: not UTF-8 text") from None
     try:
         if file.suffix == ".json":
-            return json.loads(text, object_pairs_hook=_unique_keys)
-        return yaml.load(text, Loader=_UniqueKeyLoader)
+            data = json.loads(text, object_pairs_hook=_unique_keys)
+        else:
+            data = yaml.load(text, Loader=_UniqueKeyLoader)
     except (json.JSONDecodeError, yaml.YAMLError) as error:
         first = str(error).splitlines()[0]
         raise ScriptError(f"{path}: not valid YAML/JSON ({first})") from None
     except DuplicateKeyError as error:
         raise ScriptError(f"{path}: {error}") from None
+    except RecursionError:
+        raise ScriptError(f"{path}: nested more than {MAX_DEPTH} deep") from None
+    problem = shape_problem(data)
+    if problem:
+        raise ScriptError(f"{path}: {problem}")
+    return data
+
+
+#: A game script or catalog is small: no deeper nesting, no more values than these.
+MAX_DEPTH = 64
+MAX_VALUES = 1_000_000
+
+
+def shape_problem(data: Any) -> str | None:
+    """Why loaded data cannot be a script or catalog: nested too deep, refers to
+    itself (a YAML anchor inside itself), or has more values than any game (YAML
+    anchors can multiply a small file into billions), or None."""
+    count = 0
+    stack: list[tuple[Any, int, frozenset[int]]] = [(data, 0, frozenset())]
+    while stack:
+        value, depth, above = stack.pop()
+        count += 1
+        if count > MAX_VALUES:
+            return f"more than {MAX_VALUES:,} values: too large for a game"
+        if depth > MAX_DEPTH:
+            return f"nested more than {MAX_DEPTH} deep"
+        if isinstance(value, dict | list):
+            if id(value) in above:
+                return "a value contains itself (a YAML anchor used inside itself)"
+            children = value.values() if isinstance(value, dict) else value
+            inner = above | {id(value)}
+            stack.extend((child, depth + 1, inner) for child in children)
+    return None
 
 
 class DuplicateKeyError(ValueError):

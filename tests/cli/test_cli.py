@@ -39,6 +39,12 @@ def test_run_json_follows_the_contract(capsys: pytest.CaptureFixture[str]) -> No
             "reaction_window", "finished"} <= set(result["state"])
 
 
+#: Seven YAML anchors, each ten of the one before: 10**7 values from a few lines.
+ANCHOR_BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{name}: &{name} [{', '.join(['*' + before] * 10)}]\n"
+    for before, name in zip("abcdef", "bcdefg", strict=True))
+
+
 @pytest.mark.parametrize("text, fragment", [
     ("ruleset: [", "not valid YAML/JSON"),
     ("- 1\n- 2\n", "must be a mapping"),
@@ -69,6 +75,10 @@ def test_run_json_follows_the_contract(capsys: pytest.CaptureFixture[str]) -> No
      "terrain[0] (line): its outline is not a simple polygon"),
     ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a]\nsteps: 3\n",
      "steps: a list of steps, not int"),
+    ("a: &a [*a]\n", "a value contains itself (a YAML anchor used inside itself)"),
+    ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a]\nunits: " + "[" * 80
+     + "]" * 80 + "\n", "nested more than 64 deep"),
+    (ANCHOR_BOMB, "more than 1,000,000 values: too large for a game"),
 ])
 def test_a_malformed_script_exits_2_with_one_line(
     text: str, fragment: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
