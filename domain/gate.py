@@ -118,13 +118,22 @@ class _PreviewRolls(Exception):
     """The previewed command would roll dice."""
 
 
-def preview(ruleset: Ruleset, state: GameState, data: dict[str, Any]) -> tuple[str | None, str]:
-    """What deciding `data` now would answer, without writing anything or rolling any
-    die (judges' pictures: `warledger board --command`): the refusing rule (None if
-    not refused) and one line."""
+def preview(
+    ruleset: Ruleset,
+    state: GameState,
+    data: dict[str, Any],
+    dice: list[int] | None = None,
+    history: History | None = None,
+) -> tuple[str | None, str]:
+    """What deciding `data` now would answer, without writing anything (judges'
+    pictures: `warledger board --command`): the refusing rule (None if not
+    refused) and one line. Physical `dice` given with the step are used; digital
+    dice are never rolled, so a preview cannot show a die before it is cast."""
+    source = _NoDice(0, state.dice_index) if dice is None else DiceSource(
+        0, state.dice_index, physical=dice, reusable=state.reusable_dice)
     try:
         command = ruleset.parse_command(data)
-        decide(ruleset, state.model_copy(deep=True), command, _NoDice(0, state.dice_index))
+        decide(ruleset, state.model_copy(deep=True), command, source, history)
     except RuleViolation as refusal:
         return refusal.rule, f"would be refused: {refusal.rule}: {refusal.message}"
     except _PreviewRolls:

@@ -235,13 +235,15 @@ def step_pictures(folder: str | None) -> BeforeStep | None:
     from domain.gate import preview
     from projections.board_svg import board_svg
     from projections.overlays import overlays_for
+    from warledger.script import split_step
 
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
 
     def draw(index: int, state: GameState, command: dict[str, Any] | None) -> None:
-        malformed = command is not None and preview(
-            find_ruleset(state.ruleset), state, command)[0] == "INPUT"
+        data, dice, _ = split_step(command)
+        malformed = data is None or preview(
+            find_ruleset(state.ruleset), state, data, dice)[0] == "INPUT"
         svg = board_svg(state, overlays_for(state, None if malformed else command),
                         caption=f"before step {index}: {command}")
         (out / f"step-{index}.svg").write_text(svg, encoding="utf-8")
@@ -307,36 +309,59 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_board(args: argparse.Namespace) -> int:
     from domain.gate import preview
-    from events.core import StepTaken
     from projections.board_svg import Overlay, board_svg
     from projections.overlays import overlays_for
+    from warledger.script import split_step
 
     service, game_id = open_game(args)
     game = game_at_event(service, game_id, args.at)
+    command = json_object(args.command, "--command") if args.command else last_command(
+        service, game_id, game.version)
+    rule, verdict = None, ""
     if args.command:
-        try:
-            command = orjson.loads(args.command)
-        except orjson.JSONDecodeError as error:
-            raise CliError(f"--command is not JSON: {error}") from None
-        if not isinstance(command, dict):
-            raise CliError("--command must be a JSON object")
-    else:
-        events = [e for e in service.stored_events(game_id) if e.originator_version <= game.version]
-        taken = [e.fact for e in events if isinstance(e.fact, StepTaken)]
-        command = dict(taken[-1].command) if taken else None
-    rule, verdict = preview(game.ruleset, game.state, command) if args.command and command \
-        else (None, "")
+        data, dice, problem = split_step(command)
+        rule, verdict = ("INPUT", f"would be refused: INPUT: {problem}") if data is None \
+            else preview(game.ruleset, game.state, data, dice, service.history(game_id))
     # A malformed command (INPUT) has nothing sound to draw: only its verdict is shown.
     overlays = overlays_for(game.state, None if rule == "INPUT" else command)
-    if verdict:
+    if verdict and command is not None:
         overlays = [*overlays, Overlay((0.0, 0.0), label=f"{command.get('do')} {verdict}",
                                        note=True)]
-    svg = board_svg(game.state, overlays)
-    Path(args.svg).write_text(svg, encoding="utf-8")
+    write_text(args.svg, board_svg(game.state, overlays))
     print(f"wrote {args.svg} (game {game_id} at event {game.version})")
     if verdict:
         print(f"the command {verdict}")
     return 0
+
+
+def json_object(text: str, what: str) -> dict[str, Any]:
+    """A command line's JSON object (a key given twice is an error), or a `CliError`."""
+    from domain.datafile import parse_json
+
+    try:
+        data = parse_json(text)
+    except ValueError as error:
+        raise CliError(f"{what} is not sound JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise CliError(f"{what} must be a JSON object")
+    return data
+
+
+def last_command(service: GameService, game_id: UUID, version: int) -> dict[str, Any] | None:
+    """The command of the last step taken at or before event `version`."""
+    from events.core import StepTaken
+
+    taken = [e.fact for e in service.stored_events(game_id)
+             if e.originator_version <= version and isinstance(e.fact, StepTaken)]
+    return dict(taken[-1].command) if taken else None
+
+
+def write_text(path: str, text: str) -> None:
+    """Write an output file, or a `CliError` saying why it cannot be written."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise CliError(f"cannot write {path}: {error.strerror}") from None
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -369,10 +394,7 @@ def cmd_step(args: argparse.Namespace) -> int:
     from warledger.script import split_step
 
     service, game_id = open_game(args)
-    try:
-        data, dice, problem = split_step(orjson.loads(args.command))
-    except orjson.JSONDecodeError as error:
-        raise CliError(f"the step is not JSON: {error}") from None
+    data, dice, problem = split_step(json_object(args.command, "the step"))
     if data is None:
         raise CliError(f"bad step: {problem}")
     outcome = service.handle(game_id, data, dice)

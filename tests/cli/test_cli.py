@@ -392,3 +392,43 @@ def test_every_exported_fact_of_every_example_fits_the_events_schema(
             definition = by_type[fact["type"]]
             assert set(fact) <= set(definition["properties"]), (example.name, fact["type"])
             assert set(definition.get("required", [])) <= set(fact), (example.name, fact["type"])
+
+
+def test_board_previews_a_consent_and_a_step_with_physical_dice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A consent needs the game's history; a step may bring its own dice (CONTRACT
+    section 1), which a preview uses (it rolls no digital die)."""
+    db = str(tmp_path / "g.db")
+    assert run_cli(capsys, "run", str(EXAMPLES / "t9a-ambush-too-far.yaml"), "--db", db)[0] == 0
+    svg = str(tmp_path / "p.svg")
+    dice_out = run_cli(capsys, "board", db, "last", "--at", "15", "--svg", svg, "--command",
+                       '{"by":"red","do":"roll_ambush","dice":[4]}')[1]
+    run_cli(capsys, "step", db, "last", '{"by":"red","do":"request_undo"}')
+
+    consent_out = run_cli(capsys, "board", db, "last", "--svg", svg, "--command",
+                          '{"by":"blue","do":"consent","accept":true}')[1]
+
+    assert "the command would be accepted" in dice_out
+    assert "the command would be accepted" in consent_out
+
+
+def test_a_step_given_a_key_twice_is_refused_before_anything_is_written(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = run_cli(capsys, "export", db, "last")[1]
+
+    code, _, err = run_cli(capsys, "step", db, "last",
+                           '{"by":"red","do":"next_phase","do":"end_turn"}')
+
+    assert code == 2 and "the key 'do' is given twice in one mapping" in err
+    assert run_cli(capsys, "export", db, "last")[1] == before
+
+
+def test_a_picture_that_cannot_be_written_is_one_clear_line(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run_cli(capsys, "board", db, "last", "--svg", "/no/such/dir/p.svg")
+
+    assert code == 2
+    assert err == "warledger: cannot write /no/such/dir/p.svg: No such file or directory\n"
