@@ -9,6 +9,7 @@ end-of-phase and end-of-game hooks. The shared decision gate is in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -181,10 +182,15 @@ class Ruleset:
         }, "setup")
         if found:
             raise ScriptError(out_of_range_message(found))
+        ids: set[str] = set()
         for index, piece in enumerate(setup.terrain):
             problem = polygon_problem(piece.polygon)
             if problem:
                 raise ScriptError(f"terrain[{index}] ({piece.id}): {problem}")
+            if piece.id in ids:
+                raise ScriptError(f"terrain[{index}]: the id {piece.id!r} is used twice "
+                                  "(rulings name terrain by its id)")
+            ids.add(piece.id)
 
     # -- commands -----------------------------------------------------------
     def parse_command(self, data: dict[str, Any]) -> Command:
@@ -228,11 +234,18 @@ class Ruleset:
         return {}
 
 
+#: Parts of a pydantic error location that name the validator, not the data.
+_VALIDATOR_PART = re.compile(r"\[|^[a-z]+(?:-[a-z]+)+$")
+
+
 def first_error(error: ValidationError) -> str:
-    """One readable line from a pydantic error."""
+    """One readable line from a pydantic error: where in the data, and what is wrong
+    (without the validation library's own words for its validators and classes)."""
     first = error.errors()[0]
-    where = ".".join(str(p) for p in first["loc"]) or "value"
-    return f"{where}: {first['msg']}"
+    where = ".".join(
+        str(p) for p in first["loc"] if not _VALIDATOR_PART.search(str(p))) or "value"
+    message = re.sub(r" or instance of \w+", "", first["msg"].removeprefix("Value error, "))
+    return f"{where}: {message}"
 
 
 RULESETS: dict[str, Ruleset] = {}

@@ -83,6 +83,8 @@ class Script(BaseModel):
     def _distinct_players(cls, value: list[str]) -> list[str]:
         if len(set(value)) != len(value):
             raise ValueError("player ids must be distinct")
+        if any(not player.strip() for player in value):
+            raise ValueError("a player id cannot be empty")
         if JUDGE in value:
             raise ValueError("'judge' is a reserved role, not a player id")
         return value

@@ -76,6 +76,14 @@ ANCHOR_BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
     ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a]\nsteps: 3\n",
      "steps: a list of steps, not int"),
     ("a: &a [*a]\n", "a value contains itself (a YAML anchor used inside itself)"),
+    ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: ['', b]\n",
+     "players: a player id cannot be empty"),
+    ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a]\nterrain:\n"
+     "  - {id: rock, kind: impassable, polygon: [[1, 1], [2, 1], [2, 2]]}\n"
+     "  - {id: rock, kind: impassable, polygon: [[5, 5], [6, 5], [6, 6]]}\n",
+     "terrain[1]: the id 'rock' is used twice"),
+    ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a]\n"
+     "units: [{id: u, owner: a, x: 1000001, y: 1}]\n", "units[0].x = 1000001 is out of range"),
     ("ruleset: t9a\nboard: {width: 9, height: 9}\nplayers: [a]\nunits: " + "[" * 80
      + "]" * 80 + "\n", "nested more than 64 deep"),
     (ANCHOR_BOMB, "more than 1,000,000 values: too large for a game"),
