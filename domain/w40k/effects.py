@@ -97,6 +97,9 @@ def roll_to_replace(
                                                f"than once")
     if (roll.round, roll.turn, roll.phase) != (moment.round, moment.turn, moment.phase):
         raise RuleViolation("STR-16", f"roll {roll.ref} was made in an earlier phase")
+    if roll.purpose == "charge" and targets[0].acted.get("charged") == state.key():
+        raise RuleViolation("STR-16", f"roll {roll.ref} was already used: {unit} has made "
+                                      "its charge move (a re-roll comes just after the roll)")
     return roll
 
 

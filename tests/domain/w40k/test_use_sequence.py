@@ -168,6 +168,28 @@ def test_str_27_command_re_roll_cannot_replace_a_roll_made_for_another_unit(run:
     assert result["state"]["rolls"][0]["replaced_by"] is None
 
 
+def test_str_16_a_charge_roll_already_used_by_the_charge_move_cannot_be_re_rolled(
+    run: Run,
+) -> None:
+    """Command Re-roll comes "just after you make a roll": once r1 has moved on its
+    charge roll, the roll is spent and the re-roll is refused (the charge stands)."""
+    to_charge = [NEXT, NEXT, {"by": "blue", "do": "pass_stratagem"}, NEXT]
+    charge = {"by": "red", "do": "declare_charge", "unit": "r1", "targets": ["b1"],
+              "dice": [6, 6]}
+    moved = {"by": "red", "do": "charge_move", "unit": "r1", "x": 10, "y": 18.5}
+    reroll = {"by": "red", "do": "use_stratagem", "stratagem": "command-re-roll",
+              "targets": ["r1"], "dice": [1, 1]}
+
+    result = run([*to_charge, charge, {"by": "blue", "do": "pass_stratagem"}, moved, reroll],
+                 units=units(b1={"y": 20}))
+
+    assert step(result, 6)["accepted"], step(result, 6)
+    assert refused(result, 7) == "STR-16"
+    assert step(result, 7)["message"].startswith("roll R1 was already used: r1 has made its "
+                                                 "charge move")
+    assert result["state"]["rolls"][0]["replaced_by"] is None
+
+
 def test_unknown_stratagem_is_refused_as_input(run: Run) -> None:
     result = run([{"by": "red", "do": "use_stratagem", "stratagem": "orbital-strike",
                    "targets": ["r1"]}])
