@@ -20,6 +20,8 @@ from pydantic import BaseModel
 
 from domain.errors import ScriptError
 
+#: The kinds of value JSON holds (YAML tags such as !!binary or !!set give others).
+JSON_TYPES = (str, int, float, bool, type(None), list, dict)
 #: A game script or catalog is small: no deeper nesting, no more values than these.
 MAX_DEPTH = 64
 MAX_VALUES = 1_000_000
@@ -73,7 +75,7 @@ def _yaml_problem(error: yaml.YAMLError) -> str:
     if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
         problem = error.problem or error.context or "unreadable"
         line = f"line {error.problem_mark.line + 1}"
-        if "given twice" in problem:
+        if "given twice" in problem or "is not text" in problem:
             return f"{problem} ({line})"
         return f"not valid YAML/JSON ({problem}, {line})"
     return f"not valid YAML/JSON ({str(error).splitlines()[0]})"
@@ -99,6 +101,12 @@ def shape_problem(data: Any) -> str | None:
             return f"more than {MAX_VALUES:,} values: too large for a game"
         if depth > MAX_DEPTH:
             return f"nested more than {MAX_DEPTH} deep"
+        if not isinstance(value, JSON_TYPES):
+            return f"a value of type {type(value).__name__} is not data a game can hold " \
+                "(only text, numbers, true/false, null, lists and mappings)"
+        if isinstance(value, dict) and not all(isinstance(key, str) for key in value):
+            key = next(k for k in value if not isinstance(k, str))
+            return f"the key {key!r} is not text (mapping keys must be text)"
         if isinstance(value, dict | list):
             if id(value) in above:
                 return "a value contains itself (a YAML anchor used inside itself)"
@@ -128,6 +136,11 @@ class _Yaml12Loader(yaml.SafeLoader):
             if key_node.tag == "tag:yaml.org,2002:merge":
                 continue
             key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, str):
+                what = "a list or mapping" if isinstance(key, list | dict) else repr(key)
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key {what} is not text (mapping keys must be text)",
+                    key_node.start_mark)
             if key in seen:
                 raise yaml.constructor.ConstructorError(
                     None, None, f"the key {key!r} is given twice in one mapping",

@@ -79,7 +79,8 @@ def check_allowed_now(ruleset: Ruleset, state: GameState, command: Command) -> N
     if command.by == JUDGE and not command.judge_may:
         raise RuleViolation(
             "CORE-JUDGE",
-            f"a judge records rulings and answers undo requests; it cannot {command.do}",
+            f"a judge records rulings, answers undo requests and may end the game; it cannot "
+            f"{command.do}",
         )
     if state.finished and not command.after_game_over:
         raise RuleViolation("CORE-GAME-OVER", "the game is over; no more commands")

@@ -35,7 +35,7 @@ def first_out_of_range(value: Any, where: str = "value") -> str | None:
     if isinstance(value, int | float) and not isinstance(value, bool) and (
         abs(value) > MAX_MAGNITUDE
     ):
-        return f"{where} = {value:.10g}" if isinstance(value, float) else f"{where} = {value}"
+        return f"{where} = {value!r}"
     if isinstance(value, dict):
         for key, item in value.items():
             found = first_out_of_range(item, f"{where}.{key}")

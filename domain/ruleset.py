@@ -200,6 +200,9 @@ class Ruleset:
         if command_type is None:
             known = ", ".join(sorted(self.command_types))
             raise InputError(f"unknown command {name!r} for {self.name}; known: {known}")
+        found = first_out_of_range(data, str(name))
+        if found:
+            raise InputError(out_of_range_message(found))
         try:
             return read_as(command_type, data)
         except ValidationError as error:

@@ -29,7 +29,7 @@ ORDER_COMMANDS = ("move", "cautious_move", "idle", "aro", "pass")
 class InfinityCursor(Cursor):
     """The turn machine's view of the game."""
 
-    def has_no_order_in_progress(self) -> bool:
+    def no_order_in_progress(self) -> bool:
         """An order being spent must be resolved before the phase or turn ends."""
         return getattr(self.game, "order", None) is None
 
@@ -37,7 +37,7 @@ class InfinityCursor(Cursor):
 def _guarded(rows: list[Row]) -> list[Row]:
     """Phase and turn changes out of the orders phase wait for the order in progress."""
     return [
-        {**row, "conditions": "has_no_order_in_progress"}
+        {**row, "conditions": "no_order_in_progress"}
         if row["source"] == "orders" and row["trigger"] in ("next_phase", "end_turn")
         else row
         for row in rows

@@ -55,6 +55,11 @@ class W40KUnit(UnitState):
         if self.wounds_left > self.models * self.wounds:
             raise ValueError(f"wounds_left {self.wounds_left} is more than its {self.models} "
                              f"models of {self.wounds} wounds have")
+        if self.status == "on_table" and self.models_for(self.wounds_left) != self.models:
+            raise ValueError(
+                f"wounds_left {self.wounds_left} leaves {self.models_for(self.wounds_left)} "
+                f"models of {self.wounds} wounds (wounds pass from model to model), not "
+                f"{self.models}; a unit with none left is removed")
         self.keywords = [k.lower() for k in self.keywords]
         return self
 

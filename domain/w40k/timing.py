@@ -141,7 +141,9 @@ class TimingCursor:
             ),
             "is_answering_the_trigger": lambda: (
                 f"the open window is for {m.trigger}; {name} answers only "
-                f"{', '.join(s.when.triggers) if s and s.when.triggers else 'no trigger'}"
+                f"{', '.join(s.when.triggers)}" if s and s.when.triggers else
+                f"the open window is for {m.trigger}; {name} is not used in answer to a "
+                "trigger"
             ),
             "is_triggered_by_the_stated_side": self.wrong_side,
             "is_in_a_listed_phase": lambda: f"{name} is used in: {when}; {where}",

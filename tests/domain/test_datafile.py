@@ -50,3 +50,16 @@ def test_an_empty_file_says_so(tmp_path: Path) -> None:
 def test_a_whole_number_beyond_64_bits_is_named() -> None:
     with pytest.raises(ValueError, match=r"^width: 18446744073709551616 does not fit in 64 bits"):
         read_as(Board, {"width": 2**64, "height": 1})
+
+
+@pytest.mark.parametrize("text,problem", [
+    ("1: 2\n", "the key 1 is not text (mapping keys must be text) (line 1)"),
+    ("[1, 2]: 2\n", "the key a list or mapping is not text"),
+    ("seed: !!binary aGVsbG8=\n", "a value of type bytes is not data a game can hold"),
+    ("x: !!set {a}\n", "a value of type set is not data a game can hold"),
+])
+def test_only_data_json_can_hold_is_read(text: str, problem: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        parse_yaml(text)
+
+    assert str(refused.value).startswith(problem)
