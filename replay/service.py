@@ -12,11 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any, ClassVar, cast
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
-from eventsourcing.persistence import Mapper, RecordConflictError, Transcoder
+from eventsourcing.persistence import (
+    ApplicationRecorder,
+    Mapper,
+    RecordConflictError,
+    Transcoder,
+)
 
 from domain.commands import Command
 from domain.dice import DiceSource
@@ -119,6 +125,16 @@ class GameService(Application[UUID]):
         self._cache: dict[UUID, Game] = {}
 
     # -- wiring (eventsourcing factory methods) --------------------------------
+    def construct_recorder(self) -> ApplicationRecorder:
+        """The library's recorder, reading each game id once per batch of rows: the
+        SQLite recorder parses the id of every row it reads (`UUID(text)`), which
+        was a tenth of a full replay; the parse is kept for the ids seen lately."""
+        recorder = super().construct_recorder()
+        convert = getattr(recorder, "convert_originator_id", None)
+        if convert is not None:
+            setattr(recorder, "convert_originator_id", lru_cache(maxsize=256)(convert))  # noqa: B010
+        return recorder
+
     def construct_transcoder(self) -> Transcoder:
         """orjson, for plain JSON bodies built by the mapper."""
         return OrjsonTranscoder()
