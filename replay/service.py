@@ -9,10 +9,12 @@ A refused command writes nothing.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import lru_cache
+from threading import RLock
 from typing import Any, ClassVar, cast
 from uuid import UUID, uuid4
 
@@ -20,6 +22,7 @@ from eventsourcing.application import AggregateNotFoundError, Application, Proce
 from eventsourcing.persistence import (
     ApplicationRecorder,
     Mapper,
+    PersistenceError,
     RecordConflictError,
     Transcoder,
 )
@@ -39,6 +42,8 @@ from replay.mapper import OrjsonTranscoder, PydanticMapper
 from replay.storage import storage_env
 
 Clock = Callable[[], datetime]
+#: How often a service tries to set up its store when other clients set it up too.
+SETUP_ATTEMPTS = 5
 
 
 class LazyHistory:
@@ -120,9 +125,21 @@ class GameService(Application[UUID]):
 
     def __init__(self, db: str | None = None, *, clock: Clock | None = None,
                  env: dict[str, str] | None = None) -> None:
-        super().__init__(env={**storage_env(db), "IS_SNAPSHOTTING_ENABLED": "y", **(env or {})})
+        settings = {**storage_env(db), "IS_SNAPSHOTTING_ENABLED": "y", **(env or {})}
+        for attempt in range(SETUP_ATTEMPTS):
+            try:
+                super().__init__(env=settings)
+                break
+            except PersistenceError as error:
+                # PostgreSQL: clients starting together all create the schema and its
+                # functions; all but one may see "tuple concurrently updated".
+                if "concurrently" not in str(error) or attempt == SETUP_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.05 * (attempt + 1))
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self._cache: dict[UUID, Game] = {}
+        #: Commands are decided one at a time per service, so threads may share one.
+        self._lock = RLock()
 
     # -- wiring (eventsourcing factory methods) --------------------------------
     def construct_recorder(self) -> ApplicationRecorder:
@@ -147,7 +164,8 @@ class GameService(Application[UUID]):
     def start(self, setup: Setup, game_id: UUID | None = None) -> UUID:
         """Start a game from its set-up; return its id."""
         game = Game.start(game_id or uuid4(), setup, self.clock())
-        self._save(game)
+        with self._lock:
+            self._save(game)
         return game.id
 
     def handle(
@@ -160,6 +178,12 @@ class GameService(Application[UUID]):
         after the working game has been thrown away, so nothing half-done is
         ever decided on.
         """
+        with self._lock:
+            return self._handle(game_id, command, dice)
+
+    def _handle(
+        self, game_id: UUID, command: Command | dict[str, Any], dice: Sequence[int] | None
+    ) -> Outcome:
         try:
             return self._decide_and_save(game_id, command, dice)
         except RuleViolation as refusal:
@@ -265,16 +289,18 @@ class GameService(Application[UUID]):
     def load(self, game_id: UUID) -> Game:
         """The game at its latest version: the cached game, caught up with the store.
 
-        Callers read it; only `handle` changes it.
+        Callers read it; only `handle` changes it (a service shared by threads may
+        change it under a reader: read it before the next command, or copy it).
         """
-        cached = self._cache.get(game_id)
-        if cached is not None:
-            fresh = cast("Iterable[GameEvent]", self.events.get(game_id, gt=cached.version))
-            project_game(cached, fresh)
-            return cached
-        game = self.game_at(game_id)
-        self._cache[game_id] = game
-        return game
+        with self._lock:
+            cached = self._cache.get(game_id)
+            if cached is not None:
+                fresh = cast("Iterable[GameEvent]", self.events.get(game_id, gt=cached.version))
+                project_game(cached, fresh)
+                return cached
+            game = self.game_at(game_id)
+            self._cache[game_id] = game
+            return game
 
     def game_at(self, game_id: UUID, version: int | None = None) -> Game:
         """The game as it was after event `version` (time travel), using snapshots."""

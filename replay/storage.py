@@ -9,6 +9,7 @@ in the environment, eventsourcing's own `POSTGRES_*` variables are used.
 from __future__ import annotations
 
 import os
+import re
 from urllib.parse import unquote, urlparse
 
 from domain.errors import ScriptError
@@ -39,14 +40,20 @@ def storage_env(db: str | None) -> dict[str, str]:
 def postgres_env(url: str) -> dict[str, str]:
     """eventsourcing's POSTGRES_* settings from a postgresql:// URL."""
     parts = urlparse(url)
+    try:
+        port = parts.port
+    except ValueError as error:
+        raise ScriptError(f"bad database URL {redact(url)}: {error}") from None
     env = {
         "PERSISTENCE_MODULE": "eventsourcing.postgres",
         "POSTGRES_DBNAME": parts.path.lstrip("/") or "warledger",
         "POSTGRES_HOST": parts.hostname or "127.0.0.1",
-        "POSTGRES_PORT": str(parts.port or 5432),
+        "POSTGRES_PORT": str(port or 5432),
         "POSTGRES_USER": unquote(parts.username or "postgres"),
         "POSTGRES_PASSWORD": unquote(parts.password or ""),
         "POSTGRES_ENABLE_DB_FUNCTIONS": "y",
+        # A server that does not answer is reported after 5 s, not the library's 30.
+        "POSTGRES_CONNECT_TIMEOUT": "5",
     }
     return env
 
@@ -60,3 +67,31 @@ def describe(db: str | None) -> str:
     if module == "postgres":
         return f"PostgreSQL database {env.get('POSTGRES_DBNAME', '(from environment)')}"
     return "memory"
+
+
+def redact(text: str) -> str:
+    """`text` with the password of any postgresql:// URL in it replaced by `***`."""
+    return re.sub(r"(postgres(?:ql)?://[^:/@\s]+:)[^@\s]*@", r"\1***@", text)
+
+
+def check_reachable(url: str) -> str | None:
+    """Why a PostgreSQL server cannot be used (the server's own words), or None.
+
+    The library's connection pool reports every failure as a timeout; one plain
+    connection first names the real cause (wrong password, no such database).
+    """
+    try:
+        import psycopg
+    except ImportError:
+        return "the postgres extra is not installed (pip install 'warledger[postgres]')"
+    env = postgres_env(url)
+    try:
+        psycopg.connect(
+            dbname=env["POSTGRES_DBNAME"], host=env["POSTGRES_HOST"],
+            port=int(env["POSTGRES_PORT"]), user=env["POSTGRES_USER"],
+            password=env["POSTGRES_PASSWORD"], connect_timeout=5,
+        ).close()
+    except psycopg.Error as error:
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        return lines[0] if lines else type(error).__name__
+    return None

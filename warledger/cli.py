@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sqlite3
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 from uuid import UUID
 
 import orjson
@@ -27,7 +29,7 @@ from domain.state import GameState
 from events.registry import events_json_schema
 from projections.state_view import canonical_json, state_hash, state_view
 from replay.service import ConcurrentWriteError, GameNotFoundError, GameService
-from replay.storage import DEFAULT_DB
+from replay.storage import DEFAULT_DB, check_reachable, redact
 from replay.verify import verify_game
 from warledger.script import BeforeStep, Script, load_script, run_script
 
@@ -44,19 +46,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return handler(args)
     except (ScriptError, CliError, GameNotFoundError, ConcurrentWriteError) as error:
-        print(f"warledger: {error}", file=sys.stderr)
-        return 2
+        return fail(str(error))
     except BrokenPipeError:
         return 0
     except (PersistenceError, sqlite3.Error) as error:
-        first = str(error).splitlines()[0] if str(error) else type(error).__name__
-        where = getattr(args, "db", None) or DEFAULT_DB
-        print(f"warledger: cannot use the game database {where}: {first}", file=sys.stderr)
-        return 2
+        return fail(database_problem(getattr(args, "db", None) or DEFAULT_DB, error))
     except Exception as error:  # a last resort: never a traceback, one line
         first = str(error).splitlines()[0] if str(error) else ""
-        print(f"warledger: unexpected {type(error).__name__}: {first}", file=sys.stderr)
-        return 2
+        return fail(f"unexpected {type(error).__name__}: {first}")
+
+
+def fail(message: str) -> int:
+    """Print one line on stderr (any database password in it hidden); exit code 2."""
+    print(f"warledger: {redact(message)}", file=sys.stderr)
+    return 2
+
+
+def database_problem(db: str, error: Exception) -> str:
+    """Why the game database cannot be used, in one line: for PostgreSQL the server's
+    own words (the connection pool reports every failure as a timeout)."""
+    first = str(error).splitlines()[0] if str(error) else type(error).__name__
+    if db.startswith(("postgresql://", "postgres://")):
+        first = check_reachable(db) or first
+    return f"cannot use the game database {db}: {first}"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -464,8 +476,13 @@ def cmd_views(args: argparse.Namespace) -> int:
 
 
 def views_path(db: str) -> str:
-    """Where the state views of a store live: beside an SQLite file, else local."""
-    return f"{db}.views" if "://" not in db else "warledger-postgres.views"
+    """Where the state views of a store live: beside an SQLite file; for PostgreSQL,
+    a local file named after the server and database (one per database)."""
+    if "://" not in db:
+        return f"{db}.views"
+    parts = urlparse(db)
+    name = re.sub(r"[^A-Za-z0-9.-]+", "_", f"{parts.hostname}-{parts.port}-{parts.path.strip('/')}")
+    return f"warledger-postgres-{name}.views"
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

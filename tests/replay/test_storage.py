@@ -208,3 +208,51 @@ def test_a_refusal_on_a_fresh_copy_is_final(tmp_path: Path) -> None:
 
     assert (outcome.accepted, outcome.rule, outcome.retried) == (
         False, "CORE-NOT-YOUR-TURN", False)
+
+
+def test_threads_sharing_one_service_never_break_the_chain(backend_service: GameService) -> None:
+    """Commands through one service are decided one at a time: every accepted step
+    gets its own events, and the stored chain verifies."""
+    import threading
+
+    from replay.verify import verify_game
+
+    game_id = backend_service.start(SETUP)
+    versions: list[int] = []
+
+    def play() -> None:
+        for _ in range(15):
+            state = backend_service.load(game_id).state
+            do = "end_turn" if state.phase == "fight" else "next_phase"
+            outcome = backend_service.handle(game_id, {"do": do, "by": state.active_player})
+            if outcome.accepted and outcome.version is not None:
+                versions.append(outcome.version)
+
+    threads = [threading.Thread(target=play) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert versions and len(versions) == len(set(versions))
+    assert verify_game(backend_service, game_id).ok
+
+
+def test_database_urls_are_checked_and_passwords_never_shown() -> None:
+    from domain.errors import ScriptError
+    from replay.storage import redact
+
+    with pytest.raises(ScriptError, match=r"bad database URL postgresql://u:\*\*\*@h:x/g"):
+        storage_env("postgresql://u:secret@h:x/g")
+    assert redact("at postgresql://u:secret@h:5432/g now") == "at postgresql://u:***@h:5432/g now"
+    assert postgres_env("postgresql://u:p@h/g")["POSTGRES_CONNECT_TIMEOUT"] == "5"
+
+
+def test_each_postgresql_database_has_its_own_views_file() -> None:
+    from warledger.cli import views_path
+
+    one = views_path("postgresql://u:p@db1:5432/games")
+    other = views_path("postgresql://u:p@db2:5432/games")
+
+    assert one != other and one.endswith(".views") and "p@" not in one
+    assert views_path("g.db") == "g.db.views"
