@@ -28,6 +28,9 @@ class Command(BaseModel):
     answers: ClassVar[tuple[str, ...]] = ()
     #: Whether it may be issued while a window it does not answer is open.
     ignores_windows: ClassVar[bool] = False
+    #: Whether it may be issued while an undo request is open (contested-move
+    #: commands only: nothing that changes play may slip in before it is settled).
+    ignores_undo_window: ClassVar[bool] = False
     #: Whether it may be issued after the game has ended (rulings, undo).
     after_game_over: ClassVar[bool] = False
     #: Whether the judge may issue it (CORE-JUDGE: `end_game`, rulings, consent).

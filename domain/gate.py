@@ -85,7 +85,9 @@ def check_allowed_now(ruleset: Ruleset, state: GameState, command: Command) -> N
     if state.finished and not command.after_game_over:
         raise RuleViolation("CORE-GAME-OVER", "the game is over; no more commands")
     window = state.reaction_window
-    if window is not None and window.kind not in command.answers and not command.ignores_windows:
+    ignored = command.ignores_undo_window if window is not None and window.kind == "undo" \
+        else command.ignores_windows
+    if window is not None and window.kind not in command.answers and not ignored:
         raise RuleViolation(
             "CORE-WINDOW-OPEN",
             f"a reaction window ({window.kind}) is open; it must be answered first "

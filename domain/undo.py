@@ -29,6 +29,7 @@ class RequestUndo(Command):
 
     who: ClassVar[Who] = "any"
     ignores_windows: ClassVar[bool] = True
+    ignores_undo_window: ClassVar[bool] = True
     after_game_over: ClassVar[bool] = True
     do: Literal["request_undo"] = "request_undo"
     steps: int = Field(default=1, ge=1)
@@ -39,6 +40,7 @@ class RequestRedo(Command):
 
     who: ClassVar[Who] = "any"
     ignores_windows: ClassVar[bool] = True
+    ignores_undo_window: ClassVar[bool] = True
     after_game_over: ClassVar[bool] = True
     do: Literal["request_redo"] = "request_redo"
 
@@ -60,6 +62,7 @@ class Ruling(Command):
     who: ClassVar[Who] = "any"
     judge_may: ClassVar[bool] = True
     ignores_windows: ClassVar[bool] = True
+    ignores_undo_window: ClassVar[bool] = True
     after_game_over: ClassVar[bool] = True
     do: Literal["ruling"] = "ruling"
     text: str = Field(min_length=1)
@@ -93,15 +96,24 @@ def decide_request_undo(d: Decision, command: RequestUndo) -> None:
 
 
 def decide_request_redo(d: Decision, command: RequestRedo) -> None:
-    """CORE-REDO-NOTHING: the latest undone steps come back, if play has not moved on."""
+    """CORE-REDO-NOTHING, CORE-UNDO-OWN: the latest undone steps come back, if play has
+    not moved on, when the player whose steps they were asks."""
     check_requester(d, command)
     if not d.state.redo_stack:
         raise RuleViolation(
             "CORE-REDO-NOTHING",
             "there is nothing to redo: no steps were undone, or play has moved on since",
         )
-    check_not_refused(d.state.redo_stack[-1], d.state.refused_redo, "redo")
-    open_request(d, command.by, "redo", d.state.redo_stack[-1])
+    group = d.state.redo_stack[-1]
+    foreign = [ref for ref in group if ref.by != command.by]
+    if foreign:
+        raise RuleViolation(
+            "CORE-UNDO-OWN",
+            f"step {foreign[-1].step} ({foreign[-1].do}) was {foreign[-1].by}'s; "
+            "a player may redo only their own undone steps",
+        )
+    check_not_refused(group, d.state.refused_redo, "redo")
+    open_request(d, command.by, "redo", group)
 
 
 def check_not_refused(group: list[StepRef], refused: list[int], action: str) -> None:

@@ -317,3 +317,44 @@ def test_a_ruling_may_cite_only_a_rule_the_seeds_name(service: GameService) -> N
     assert (unknown.accepted, unknown.rule) == (False, "INPUT")
     assert unknown.message is not None and "'NOPE-99' is not a rule" in unknown.message
     assert ambiguity.accepted and core.accepted
+
+
+def test_core_undo_own_only_the_player_whose_steps_were_undone_may_ask_to_redo_them(
+    backend_service: GameService,
+) -> None:
+    game_id = backend_service.start(SETUP)
+    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+    undo(backend_service, game_id)
+
+    blue_asks = backend_service.handle(game_id, {"do": "request_redo", "by": "blue"})
+    red_asks = backend_service.handle(game_id, {"do": "request_redo", "by": "red"})
+
+    assert (blue_asks.accepted, blue_asks.rule) == (False, "CORE-UNDO-OWN")
+    assert blue_asks.message is not None and "may redo only their own" in blue_asks.message
+    assert red_asks.accepted
+
+
+def test_core_window_open_nothing_of_play_slips_in_while_an_undo_is_asked(
+    service: GameService,
+) -> None:
+    """A stratagem may be used with no window open, but not while an undo request is:
+    the undo would then wipe it without a trace and hand back fresh dice."""
+    from pathlib import Path
+
+    from warledger.script import load_script, run_script
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "w40k-battle-round.yaml"
+    script = load_script(example)
+    script = script.model_copy(update={"steps": [
+        *script.steps[:5],
+        {"by": "blue", "do": "request_undo", "steps": 1},
+        {"by": "red", "do": "use_stratagem", "stratagem": "grenade", "targets": ["r1"],
+         "enemy": "b1"},
+    ], "expect": [], "expect_state": {}})
+
+    result = run_script(service, script)
+
+    grenade = result["steps"][-1]
+    assert result["steps"][-2]["accepted"], result["steps"][-2]
+    assert (grenade["accepted"], grenade["rule"]) == (False, "CORE-WINDOW-OPEN")
+    assert result["state"]["reaction_window"]["kind"] == "undo"
