@@ -84,13 +84,7 @@ def decide_request_undo(d: Decision, command: RequestUndo) -> None:
             f"only {len(state.live_steps)} step(s) can be undone now, not {command.steps}",
         )
     group = state.live_steps[-command.steps :]
-    foreign = [ref for ref in group if ref.by != command.by]
-    if foreign:
-        raise RuleViolation(
-            "CORE-UNDO-OWN",
-            f"step {foreign[-1].step} ({foreign[-1].do}) was {foreign[-1].by}'s; "
-            "a player may undo only their own latest steps",
-        )
+    check_own_steps(group, command.by, "undo only their own latest steps")
     check_not_refused(group, d.state.refused_undo, "undo")
     open_request(d, command.by, "undo", group)
 
@@ -105,15 +99,20 @@ def decide_request_redo(d: Decision, command: RequestRedo) -> None:
             "there is nothing to redo: no steps were undone, or play has moved on since",
         )
     group = d.state.redo_stack[-1]
-    foreign = [ref for ref in group if ref.by != command.by]
+    check_own_steps(group, command.by, "redo only their own undone steps")
+    check_not_refused(group, d.state.refused_redo, "redo")
+    open_request(d, command.by, "redo", group)
+
+
+def check_own_steps(group: list[StepRef], by: str, rule: str) -> None:
+    """CORE-UNDO-OWN: every step asked for was taken by the player who asks."""
+    foreign = [ref for ref in group if ref.by != by]
     if foreign:
         raise RuleViolation(
             "CORE-UNDO-OWN",
             f"step {foreign[-1].step} ({foreign[-1].do}) was {foreign[-1].by}'s; "
-            "a player may redo only their own undone steps",
+            f"a player may {rule}",
         )
-    check_not_refused(group, d.state.refused_redo, "redo")
-    open_request(d, command.by, "redo", group)
 
 
 def check_not_refused(group: list[StepRef], refused: list[int], action: str) -> None:
