@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -205,17 +206,28 @@ def read_as(model: type[M], data: Any) -> M:
 def first_unreadable(data: Any, where: str) -> str | None:
     """Why a value of `data` cannot be stored as JSON, naming it: an infinity or NaN
     (JSON would write null) or a whole number beyond 64 bits; None if all can."""
-    name = where or "value"
-    if isinstance(data, float) and not math.isfinite(data):
-        return f"{name}: Input should be a finite number"
-    if isinstance(data, int) and not isinstance(data, bool) and not (
-        INT64[0] <= data <= INT64[1]
-    ):
-        return f"{name}: {data} does not fit in 64 bits"
-    items = data.items() if isinstance(data, dict) else (
-        enumerate(data) if isinstance(data, list | tuple) else ())
-    for key, value in items:
-        found = first_unreadable(value, f"{where}.{key}" if where else str(key))
-        if found is not None:
-            return found
+    for path, value in leaves(data):
+        name = ".".join(map(str, (where, *path) if where else path)) or "value"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"{name}: Input should be a finite number"
+        if isinstance(value, int) and not isinstance(value, bool) and not (
+            INT64[0] <= value <= INT64[1]
+        ):
+            return f"{name}: {value} does not fit in 64 bits"
     return None
+
+
+KeyPath = tuple[str | int, ...]
+
+
+def leaves(data: Any, path: KeyPath = ()) -> Iterator[tuple[KeyPath, Any]]:
+    """Every value of nested mappings and lists that is neither, with its path of keys
+    and indices, in order."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from leaves(value, (*path, key))
+    elif isinstance(data, list | tuple):
+        for index, value in enumerate(data):
+            yield from leaves(value, (*path, index))
+    else:
+        yield path, data

@@ -13,6 +13,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 
+from domain.datafile import leaves
+
 #: No number in a game goes beyond this: inches, degrees, CP, models, dice.
 MAX_MAGNITUDE = 1_000_000.0
 
@@ -32,20 +34,13 @@ Facing = Annotated[
 def first_out_of_range(value: Any, where: str = "value") -> str | None:
     """Where in `value` (nested dicts and lists) a number lies beyond
     ±`MAX_MAGNITUDE`, as `where.key[0] = 1e+308`; None if nowhere."""
-    if isinstance(value, int | float) and not isinstance(value, bool) and (
-        abs(value) > MAX_MAGNITUDE
-    ):
-        return f"{where} = {value!r}"
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found = first_out_of_range(item, f"{where}.{key}")
-            if found:
-                return found
-    if isinstance(value, list | tuple):
-        for index, item in enumerate(value):
-            found = first_out_of_range(item, f"{where}[{index}]")
-            if found:
-                return found
+    for path, number in leaves(value):
+        if isinstance(number, int | float) and not isinstance(number, bool) and (
+            abs(number) > MAX_MAGNITUDE
+        ):
+            place = "".join(f"[{part}]" if isinstance(part, int) else f".{part}"
+                            for part in path)
+            return f"{where}{place} = {number!r}"
     return None
 
 
