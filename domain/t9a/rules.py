@@ -21,6 +21,7 @@ from domain.t9a.footing import check_formation, check_unit_spacing
 from domain.t9a.machine import MACHINE
 from domain.t9a.units import IN_AMBUSH, T9AState, T9AUnit
 from events.base import Fact
+from events.core import UnitFielded
 
 
 class T9A(Ruleset):
@@ -38,7 +39,8 @@ class T9A(Ruleset):
         (AMB-02), and one fielded joined to a unit must be allowed to join it (AMB-21,
         AMB-22)."""
         facts = super().setup_facts(setup)
-        units = {unit.id: unit for unit in map(T9AUnit.model_validate, setup.units)}
+        fielded = (T9AUnit.model_validate(f.unit) for f in facts if isinstance(f, UnitFielded))
+        units = {unit.id: unit for unit in fielded}
         for unit in units.values():
             check_fielded_ambusher(unit)
             if unit.joined_to is not None:
