@@ -103,7 +103,7 @@ def check_allowed_now(ruleset: Ruleset, state: GameState, command: Command) -> N
             f"it is {state.active_player}'s turn; {command.by} cannot {command.do}",
         )
     for unit_id in command.ordered_units():
-        unit = state.unit(unit_id)
+        unit = state.unit_known_to(unit_id, command.by)
         if unit.owner != command.by:
             raise RuleViolation(
                 "CORE-OWNER", f"{unit_id} belongs to {unit.owner}; {command.by} cannot order it"

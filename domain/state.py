@@ -20,9 +20,26 @@ from pydantic import (
 
 from domain.geometry import Disc, Footprint
 from domain.limits import Facing
+from events.base import HIDDEN_CONDITIONS
 from events.core import Board, TerrainPiece
 
 UnitStatus = Literal["reserve", "on_table", "removed"]
+
+
+def no_such_unit(unit_id: str) -> Exception:
+    """The INPUT error for a unit id the game does not hold (or the player may not know)."""
+    from domain.errors import InputError
+
+    return InputError(f"there is no unit {unit_id!r} in this game")
+
+
+def known_to(owner: str, conditions: list[str], player: str | None) -> bool:
+    """May `player` (None: the judge, the full view) know of a unit with this owner
+    and these conditions? Its owner always may; its opponents not while a hidden
+    condition (e.g. Hidden Deployment) holds."""
+    if player is None or owner == player:
+        return True
+    return not HIDDEN_CONDITIONS.intersection(conditions)
 
 
 class StateModel(BaseModel):
@@ -153,12 +170,19 @@ class GameState(StateModel):
 
     def unit(self, unit_id: str) -> UnitState:
         """The unit with this id, or an INPUT error naming it."""
-        from domain.errors import InputError
-
         try:
             return self.units[unit_id]
         except KeyError:
-            raise InputError(f"there is no unit {unit_id!r} in this game") from None
+            raise no_such_unit(unit_id) from None
+
+    def unit_known_to(self, unit_id: str, player: str) -> UnitState:
+        """The unit with this id as `player` may name it: a unit hidden from them is
+        refused exactly as an unknown id is (same INPUT clause, same message), so
+        commands cannot probe for hidden ids."""
+        unit = self.unit(unit_id)
+        if not known_to(unit.owner, unit.conditions, player):
+            raise no_such_unit(unit_id)
+        return unit
 
     def opponents(self, player: str) -> list[str]:
         """Every other player, in script order."""

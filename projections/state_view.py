@@ -13,8 +13,7 @@ from typing import Any
 import orjson
 
 from domain.ruleset import find_ruleset
-from domain.state import GameState
-from events.base import HIDDEN_CONDITIONS
+from domain.state import GameState, known_to
 
 
 def state_view(state: GameState, as_player: str | None = None) -> dict[str, Any]:
@@ -43,9 +42,7 @@ def state_view(state: GameState, as_player: str | None = None) -> dict[str, Any]
 
 def can_see(owner: str, conditions: list[str], as_player: str | None) -> bool:
     """May `as_player` (None: the full view) see a unit with these conditions?"""
-    if as_player is None or owner == as_player:
-        return True
-    return not HIDDEN_CONDITIONS.intersection(conditions)
+    return known_to(owner, conditions, as_player)
 
 
 def canonical_json(data: Any) -> bytes:
@@ -53,6 +50,25 @@ def canonical_json(data: Any) -> bytes:
     return orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2)
 
 
-def state_hash(state: GameState) -> str:
-    """SHA-256 of the full state view's canonical JSON."""
-    return hashlib.sha256(canonical_json(state_view(state))).hexdigest()
+def view_hash(view: dict[str, Any]) -> str:
+    """SHA-256 of a state view's canonical JSON."""
+    return hashlib.sha256(canonical_json(view)).hexdigest()
+
+
+def state_hash(state: GameState, as_player: str | None = None) -> str:
+    """SHA-256 of the state view's canonical JSON: the full view, or with `as_player`
+    that player's view (so the hash they are shown depends on nothing hidden from them)."""
+    return view_hash(state_view(state, as_player))
+
+
+def seen_state(state: GameState, as_player: str | None) -> GameState:
+    """The state as `as_player` may know it (for pictures): a copy without the units
+    hidden from them; the state itself with None (the full view)."""
+    if as_player is None:
+        return state
+    seen = state.model_copy(deep=True)
+    seen.units = {
+        unit_id: unit for unit_id, unit in seen.units.items()
+        if can_see(unit.owner, unit.conditions, as_player)
+    }
+    return seen

@@ -1,9 +1,14 @@
 """The audit trail: one entry per step, with dice, citations, rulings and branches.
 
+Each entry names the events it spans (`events_from`..`events_to`, the numbers
+`replay --at` takes; a player's audit numbers their own events) and the round
+and phase the step was taken in (`replay --step` takes the step number).
+
 Undo and redo are shown as branches: an undone step is marked with the step
-that undid it (and the one that brought it back, if any). `fold=True` shows
+that undid it (and the one that brought it back, if any). `fold_entries` shows
 the game with undone branches folded away: undone steps and the requests and
-answers about them are left out. The full audit is the judge's record: it
+answers that undid or redid them are left out. A refused request (and its
+refusal) undid nothing and is final, so it stays. The full audit is the judge's record: it
 shows every command's arguments, hidden placements included. A player's audit
 is built from the events that player may see (`replay.export.seen_by`), so it
 holds no more than their export: a step whose command is hidden from them shows
@@ -16,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from domain.game import Game
 from events.core import ClauseApplied, DiceRolled, StepTaken
 from events.envelope import GameEvent
 from events.undo import RulingRecorded, StepsRedone, StepsUndone
@@ -23,6 +29,10 @@ from projections.clauses import clause_index
 
 #: The steps that only ask for or answer an undo or redo (folded away with it).
 UNDO_TALK = frozenset({"request_undo", "request_redo", "consent"})
+#: The requests that open a round of undo talk.
+UNDO_REQUESTS = frozenset({"request_undo", "request_redo"})
+#: The facts by which undo talk changed the game (folded away with the steps).
+UNDO_DONE = frozenset({"StepsUndone", "StepsRedone"})
 
 
 @dataclass
@@ -41,17 +51,48 @@ class AuditEntry:
     rulings: list[dict[str, Any]] = field(default_factory=list)
     branch: list[str] = field(default_factory=list)
     undone: bool = False
+    #: The events of this step (the reader's numbering), first and last.
+    events_from: int = 0
+    events_to: int = 0
+    #: The round and phase the step was taken in (for the set-up: where play starts).
+    round: int | None = None
+    phase: str | None = None
 
 
-def audit_entries(events: Iterable[GameEvent], *, lang: bool = False) -> list[AuditEntry]:
-    """The audit trail of a game's events (step 0 is the set-up)."""
+def audit_entries(
+    events: Iterable[GameEvent], *, lang: bool = False,
+    positions: dict[int, tuple[int, str]] | None = None,
+) -> list[AuditEntry]:
+    """The audit trail of a game's events (step 0 is the set-up), with each step's
+    round and phase from `positions` (`step_positions` of the full log)."""
     entries: dict[int, AuditEntry] = {}
     for event in events:
         entry = entries.get(event.step)
         if entry is None:
             entry = entries[event.step] = new_entry(event)
+            entry.events_from = event.originator_version
+            entry.round, entry.phase = (positions or {}).get(event.step, (None, None))
+        entry.events_to = event.originator_version
         describe_fact(entry, event, entries, lang)
     return [entries[step] for step in sorted(entries)]
+
+
+def step_positions(events: Iterable[GameEvent]) -> dict[int, tuple[int, str]]:
+    """The round and phase each step of the full log was taken in (the set-up: where
+    play starts). Both are public: every player sees the turn sequence."""
+    positions: dict[int, tuple[int, str]] = {}
+    game: Game | None = None
+    for event in events:
+        if game is None:
+            game = Game.from_first_event(event)
+            continue
+        if event.step not in positions and event.step > 0:
+            positions.setdefault(0, (game.state.round, game.state.phase))
+            positions[event.step] = (game.state.round, game.state.phase)
+        game.apply_event(event)
+    if game is not None:
+        positions.setdefault(0, (game.state.round, game.state.phase))
+    return positions
 
 
 def new_entry(event: GameEvent) -> AuditEntry:
@@ -110,8 +151,20 @@ def citation(rule: str, message: str, lang: bool) -> dict[str, str]:
 
 
 def fold_entries(entries: list[AuditEntry]) -> list[AuditEntry]:
-    """The game without its undone branches or the requests about them."""
-    return [e for e in entries if not e.undone and e.command not in UNDO_TALK]
+    """The game without its undone branches, nor the requests and answers that undid or
+    redid steps. A request that was refused (or is still open) changed nothing and
+    its refusal is final: it stays, with its answers."""
+    folded: set[int] = set()
+    talk: list[AuditEntry] = []  # the current request and the answers to it
+    for entry in entries:
+        if entry.command in UNDO_REQUESTS:
+            talk = [entry]
+        elif entry.command in UNDO_TALK:
+            talk.append(entry)
+            if UNDO_DONE.intersection(entry.events):
+                folded.update(e.step for e in talk)
+                talk = []
+    return [e for e in entries if not e.undone and e.step not in folded]
 
 
 def render(entries: list[AuditEntry], *, lang: bool = False) -> str:
@@ -120,7 +173,11 @@ def render(entries: list[AuditEntry], *, lang: bool = False) -> str:
     for e in entries:
         args = " ".join(f"{k}={v}" for k, v in e.arguments.items())
         mark = " [UNDONE]" if e.undone else ""
-        head = f"{e.step:>4}  {e.time[:19]}  {e.player:<8} {e.command} {args}".rstrip()
+        span = f"ev {e.events_from}-{e.events_to}" if e.events_to != e.events_from \
+            else f"ev {e.events_from}"
+        turn = f"r{e.round} {e.phase}" if e.phase is not None else "-"
+        head = (f"{e.step:>4}  {span:<10} {turn:<16} {e.time[:19]}  {e.player:<8} "
+                f"{e.command} {args}").rstrip()
         lines.append(f"{head}  -> {e.outcome}: {', '.join(e.events)}{mark}")
         for roll in e.dice:
             lines.append(f"        dice {roll['purpose']}: {roll['values']} ({roll['source']})")

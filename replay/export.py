@@ -45,13 +45,23 @@ def seen_by(events: Sequence[GameEvent], player: str) -> Iterator[GameEvent]:
             yield replace(event, fact=seen, prev_hash="", hash="", stored_fact=None)
 
 
+def numbered_for(events: Sequence[GameEvent], player: str) -> list[tuple[int, GameEvent]]:
+    """The events `player` may see, each as (its number in the log, the event as they
+    see it, renumbered 1, 2, … among their own): counts and numbers a player is shown
+    never count the facts hidden from them."""
+    return [
+        (event.originator_version, replace(event, originator_version=number))
+        for number, event in enumerate(seen_by(events, player), start=1)
+    ]
+
+
 def export_lines(
     events: Sequence[GameEvent], as_player: str | None = None
 ) -> Iterator[dict[str, Any]]:
     """One JSON-ready dict per event (per visible event, with `as_player`)."""
     if as_player is not None:
-        for number, event in enumerate(seen_by(events, as_player), start=1):
-            yield {"n": number, "step": event.step,
+        for _, event in numbered_for(events, as_player):
+            yield {"n": event.originator_version, "step": event.step,
                    "timestamp": event.timestamp.isoformat(), "fact": event.fact.payload()}
         return
     for event in events:

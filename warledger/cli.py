@@ -2,7 +2,10 @@
 
 Every expected failure (a malformed script, an unknown game, a bad value, a
 database problem) is one line on stderr and exit code 2; `verify` exits 1 for
-a tampered game. No tracebacks.
+a tampered game, and `step` exits 1 when its step is refused. No tracebacks.
+
+`--as PLAYER` makes an output one player's: it shows, counts, numbers and
+hashes only what that player may know (`replay.positions`, `replay.export`).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -23,12 +27,13 @@ import orjson
 from eventsourcing.persistence import PersistenceError
 
 from domain.errors import ScriptError
-from domain.game import Game
+from domain.history import History
 from domain.ruleset import RULESETS, find_ruleset, load_rulesets
 from domain.state import GameState
 from events.registry import events_json_schema
 from projections.state_view import canonical_json, state_hash, state_view
-from replay.service import ConcurrentWriteError, GameNotFoundError, GameService
+from replay.positions import Position, PositionError, find_position
+from replay.service import ConcurrentWriteError, GameNotFoundError, GameService, Outcome
 from replay.storage import DEFAULT_DB, check_reachable, redact
 from replay.verify import verify_game
 from warledger.script import BeforeStep, Script, load_script, run_script
@@ -45,7 +50,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
-    except (ScriptError, CliError, GameNotFoundError, ConcurrentWriteError) as error:
+    except (ScriptError, CliError, GameNotFoundError, ConcurrentWriteError,
+            PositionError) as error:
         return fail(str(error))
     except BrokenPipeError:
         return 0
@@ -96,11 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--examples", default=str(examples_dir()))
     demo.set_defaults(handler=cmd_demo)
 
-    replay = sub.add_parser("replay", help="the state view after event N")
+    replay = sub.add_parser("replay", help="the state after event N or step N")
     add_game_args(replay)
-    replay.add_argument("--at", type=int, help="event number (default: the latest)")
-    replay.add_argument("--json", action="store_true")
-    replay.add_argument("--as", dest="as_player", help="only what this player may know")
+    add_position_args(replay)
+    replay.add_argument("--json", action="store_true", help="the CONTRACT state view as JSON")
+    add_as_arg(replay)
     replay.set_defaults(handler=cmd_replay)
 
     verify = sub.add_parser("verify", help="check the hash chain and re-decide every command")
@@ -125,10 +131,11 @@ def build_parser() -> argparse.ArgumentParser:
     diagram.add_argument("ruleset")
     diagram.set_defaults(handler=cmd_diagram)
 
-    board = sub.add_parser("board", help="draw the board after event N as SVG")
+    board = sub.add_parser("board", help="draw the board after event N or step N as SVG")
     add_game_args(board)
-    board.add_argument("--at", type=int, help="event number (default: the latest)")
+    add_position_args(board)
     board.add_argument("--svg", required=True, help="output file")
+    add_as_arg(board)
     board.add_argument(
         "--command",
         help="a step as JSON to draw its checks without recording it "
@@ -136,7 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     board.set_defaults(handler=cmd_board)
 
-    step = sub.add_parser("step", help="issue one command to a stored game")
+    step = sub.add_parser(
+        "step", help="issue one command to a stored game (exit 1 when it is refused)")
     add_game_args(step)
     step.add_argument("command", help='the step as JSON, e.g. {"by": "red", "do": "end_turn"}')
     step.set_defaults(handler=cmd_step)
@@ -146,12 +154,12 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--fold", action="store_true", help="hide undone branches")
     audit.add_argument("--json", action="store_true")
     audit.add_argument("--lang", action="store_true", help="quote clauses in their source language")
-    audit.add_argument("--as", dest="as_player", help="only what this player may know")
+    add_as_arg(audit)
     audit.set_defaults(handler=cmd_audit)
 
     export = sub.add_parser("export", help="the event log as JSON lines")
     add_game_args(export)
-    export.add_argument("--as", dest="as_player", help="only what this player may know")
+    add_as_arg(export)
     export.set_defaults(handler=cmd_export)
 
     views = sub.add_parser("views", help="bring the state-view projection up to date")
@@ -171,6 +179,19 @@ EXTRA_COMMANDS: list[Callable[[Any], None]] = []
 def add_game_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("db", help="SQLite path or postgresql:// URL")
     parser.add_argument("game", help="game id (or a unique prefix, or 'last')")
+
+
+def add_position_args(parser: argparse.ArgumentParser) -> None:
+    """`--at N` (an event number) or `--step N` (a log step, as `audit` lists them)."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--at", type=int, help="after event N (with --as: that player's own "
+                       "event N, as their export and audit number them); default: the latest")
+    where.add_argument("--step", type=int, help="after log step N (0: the set-up)")
+
+
+def add_as_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--as", dest="as_player", help="only what this player may know "
+                        "(every number, count and hash shown derives from that alone)")
 
 
 def examples_dir() -> Path:
@@ -195,14 +216,11 @@ def open_game(args: argparse.Namespace) -> tuple[GameService, UUID]:
     return service, resolve_game(service, args.game)
 
 
-def game_at_event(service: GameService, game_id: UUID, at: int | None) -> Game:
-    """The game after event `at` (the latest without it); `at` must exist."""
-    head = service.load(game_id)
-    if at is None:
-        return head
-    if not 1 <= at <= head.version:
-        raise CliError(f"--at must be between 1 and {head.version} (the game's last event)")
-    return service.game_at(game_id, version=at)
+def position_of(service: GameService, game_id: UUID, args: argparse.Namespace) -> Position:
+    """The position a command's `--at`/`--step` name, as its `--as` reader numbers it."""
+    if args.as_player is not None:
+        check_player(service.load(game_id).state, args.as_player)
+    return find_position(service, game_id, at=args.at, step=args.step, player=args.as_player)
 
 
 def resolve_game(service: GameService, text: str) -> UUID:
@@ -252,10 +270,11 @@ def step_pictures(folder: str | None) -> BeforeStep | None:
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
 
-    def draw(index: int, state: GameState, command: dict[str, Any] | None) -> None:
+    def draw(index: int, state: GameState, command: dict[str, Any] | None,
+             history: History) -> None:
         data, dice, _ = split_step(command)
         malformed = data is None or preview(
-            find_ruleset(state.ruleset), state, data, dice)[0] == "INPUT"
+            find_ruleset(state.ruleset), state, data, dice, history)[0] == "INPUT"
         svg = board_svg(state, overlays_for(state, None if malformed else command),
                         caption=f"before step {index}: {command}")
         (out / f"step-{index}.svg").write_text(svg, encoding="utf-8")
@@ -289,6 +308,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not scripts:
         raise CliError(f"no example scripts in {args.examples}")
     db = args.db or (None if uses_postgres_env() else DEFAULT_DB)
+    if args.db is None and db is not None:
+        fresh_sqlite(db)  # the default demo database starts fresh on every run
     service = GameService(db)
     for path in scripts:
         script = load_script(path)
@@ -298,49 +319,83 @@ def cmd_demo(args: argparse.Namespace) -> int:
         verdict = verify_game(service, UUID(result["game_id"]))
         print(f"  verify: {verdict.line()}")
     where = db or "the PostgreSQL database of POSTGRES_*"
-    print(f"\n{len(scripts)} games stored in {where}. Try:")
-    print(f"  warledger games {db or 'postgresql://...'}")
-    print(f"  warledger audit {db or 'postgresql://...'} last")
-    print(f"  warledger verify {db or 'postgresql://...'} last")
+    stored = len(service.game_ids())
+    held = "" if stored == len(scripts) else f"; it holds {stored} games in all"
+    print(f"\n{len(scripts)} games played into {where}{held}. Try:")
+    prog, target = program(), db or "postgresql://..."
+    for hint in ("games {db}", "audit {db} last", "replay {db} last", "verify {db} last"):
+        print(f"  {prog} {hint.format(db=target)}")
     service.close()
     return 0
 
 
+def fresh_sqlite(db: str) -> None:
+    """Remove an SQLite file (and its state views) from an earlier run."""
+    for path in (Path(db), Path(f"{db}.views")):
+        if path.is_file():
+            path.unlink()
+
+
+def program() -> str:
+    """This program as a shell in the current folder runs it (the demo's hints):
+    `warledger` when that is on PATH, else its path (e.g. `.venv/bin/warledger`)."""
+    argv0 = Path(sys.argv[0])
+    if argv0.name == "warledger" and argv0.is_file():
+        on_path = shutil.which("warledger")
+        if on_path and Path(on_path).resolve() == argv0.resolve():
+            return "warledger"
+        relative = os.path.relpath(argv0)
+        return relative if "/" in relative else f"./{relative}"
+    return f"{sys.executable} -m warledger.cli"
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
+    from projections.state_text import render_state
+
     service, game_id = open_game(args)
-    game = game_at_event(service, game_id, args.at)
-    check_player(game.state, args.as_player)
-    view = state_view(game.state, args.as_player)
+    where = position_of(service, game_id, args)
+    view = state_view(where.game.state, args.as_player)
     if args.json:
         print_json(view)
-    else:
-        print(f"game {game_id} at event {game.version}: state hash {state_hash(game.state)}")
-        print(canonical_json(view).decode())
+        return 0
+    whose = f" as {args.as_player} may know it" if args.as_player else ""
+    print(f"game {game_id}{whose}, after {event_label(where, args.as_player)} "
+          f"(step {where.step}): state hash {state_hash(where.game.state, args.as_player)}")
+    print(render_state(view))
     return 0
+
+
+def event_label(where: Position, player: str | None) -> str:
+    """'event 12 of 40', or for a player 'your event 7 of 20' (their own numbering)."""
+    return f"{'your ' if player else ''}event {where.event} of {where.last}"
 
 
 def cmd_board(args: argparse.Namespace) -> int:
     from domain.gate import preview
     from projections.board_svg import Overlay, board_svg
     from projections.overlays import overlays_for
+    from projections.state_view import seen_state
     from warledger.script import split_step
 
     service, game_id = open_game(args)
-    game = game_at_event(service, game_id, args.at)
-    command = json_object(args.command, "--command") if args.command else last_command(
-        service, game_id, game.version)
+    where = position_of(service, game_id, args)
+    game, seen = where.game, seen_state(where.game.state, args.as_player)
+    command = json_object(args.command, "--command") if args.command else where.last_command()
     rule, verdict = None, ""
     if args.command:
         data, dice, problem = split_step(command)
+        # The verdict is the one `step` would give: refusals write nothing, and naming a
+        # unit hidden from the player is refused as an unknown id is.
         rule, verdict = ("INPUT", f"would be refused: INPUT: {problem}") if data is None \
             else preview(game.ruleset, game.state, data, dice, service.history(game_id))
     # A malformed command (INPUT) has nothing sound to draw: only its verdict is shown.
-    overlays = overlays_for(game.state, None if rule == "INPUT" else command)
+    overlays = overlays_for(seen, None if rule == "INPUT" else command)
     if verdict and command is not None:
         overlays = [*overlays, Overlay((0.0, 0.0), label=f"{command.get('do')} {verdict}",
                                        note=True)]
-    write_text(args.svg, board_svg(game.state, overlays))
-    print(f"wrote {args.svg} (game {game_id} at event {game.version})")
+    write_text(args.svg, board_svg(seen, overlays))
+    whose = f" as {args.as_player} may know it" if args.as_player else ""
+    print(f"wrote {args.svg} (game {game_id}{whose}, after {event_label(where, args.as_player)})")
     if verdict:
         print(f"the command {verdict}")
     return 0
@@ -357,15 +412,6 @@ def json_object(text: str, what: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise CliError(f"{what} must be a JSON object")
     return data
-
-
-def last_command(service: GameService, game_id: UUID, version: int) -> dict[str, Any] | None:
-    """The command of the last step taken at or before event `version`."""
-    from events.core import StepTaken
-
-    taken = [e.fact for e in service.stored_events(game_id)
-             if e.originator_version <= version and isinstance(e.fact, StepTaken)]
-    return dict(taken[-1].command) if taken else None
 
 
 def write_text(path: str, text: str) -> None:
@@ -413,33 +459,60 @@ def cmd_step(args: argparse.Namespace) -> int:
     if outcome.retried:
         print("note: another writer changed the game meanwhile; decided again on fresh state",
               file=sys.stderr)
+    print_json(step_result(service, game_id, outcome, str(data.get("by", ""))))
+    return 0 if outcome.accepted else 1
+
+
+def step_result(
+    service: GameService, game_id: UUID, outcome: Outcome, by: str
+) -> dict[str, Any]:
+    """What `step` tells the one who issued it. A judge (or anyone not a player of the
+    game) gets the log's receipt: event number and head hash. A player gets only what
+    they may know: the facts of the step they may see, their own event count `n` (as
+    their export numbers it) and the hash of their own state view; the log's head hash
+    and numbers would depend on facts hidden from them."""
     result = outcome.as_step(0)
     del result["index"]
-    if outcome.accepted:
+    if not outcome.accepted:
+        return result
+    state = service.load(game_id).state
+    if by not in state.players:
         result["receipt"] = {"event": outcome.version, "head_hash": outcome.head_hash}
-    print_json(result)
-    return 0
+        return result
+    from replay.export import numbered_for
+    from replay.service import step_citation
+
+    before = outcome.version - len(outcome.events)
+    seen = numbered_for(service.stored_events(game_id), by)
+    facts = [event.fact for number, event in seen if number > before]
+    result["events"] = [fact.type for fact in facts]
+    result["rule"], result["message"] = step_citation(facts)
+    result["receipt"] = {"n": len(seen), "view_hash": state_hash(state, by)}
+    return result
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from replay.audit import as_json, audit_entries, fold_entries, render
-    from replay.export import seen_by
+    from replay.audit import as_json, audit_entries, fold_entries, render, step_positions
+    from replay.export import numbered_for
 
     service, game_id = open_game(args)
     events = service.stored_events(game_id)
+    positions = step_positions(events)
     if args.as_player is not None:
         check_player(service.load(game_id).state, args.as_player)
-        entries = audit_entries(seen_by(events, args.as_player), lang=args.lang)
+        seen = [event for _, event in numbered_for(events, args.as_player)]
+        entries = audit_entries(seen, lang=args.lang, positions=positions)
     else:
-        entries = audit_entries(events, lang=args.lang)
+        entries = audit_entries(events, lang=args.lang, positions=positions)
     if args.fold:
         entries = fold_entries(entries)
     if args.json:
         print_json(as_json(entries))
     else:
-        seen = f" as {args.as_player} may see it" if args.as_player else ""
+        seen_as = f" as {args.as_player} may see it (events numbered among theirs)" \
+            if args.as_player else ""
         folded = " (undone branches folded)" if args.fold else ""
-        print(f"audit of game {game_id}{seen}{folded}")
+        print(f"audit of game {game_id}{seen_as}{folded}")
         print(render(entries, lang=args.lang))
     return 0
 

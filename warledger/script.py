@@ -23,6 +23,7 @@ from pydantic import (
 from domain.commands import JUDGE
 from domain.datafile import read_as, read_data_file
 from domain.errors import ScriptError
+from domain.history import History
 from domain.ruleset import Setup, find_ruleset, first_error
 from domain.state import GameState
 from events.core import Board, TerrainPiece
@@ -171,8 +172,9 @@ def split_step(step: Any) -> tuple[dict[str, Any] | None, list[int] | None, str 
     return data, dice, None
 
 
-#: Called before each step with (index, state before it, its command data).
-BeforeStep = Callable[[int, GameState, dict[str, Any] | None], None]
+#: Called before each step with (index, state before it, its command data, the game's
+#: history: an undo or redo consent needs it to be judged).
+BeforeStep = Callable[[int, GameState, dict[str, Any] | None, History], None]
 
 
 def run_script(
@@ -186,7 +188,7 @@ def run_script(
     for index, step in enumerate(script.steps):
         data, dice, problem = split_step(step)
         if before_step is not None:
-            before_step(index, service.load(game_id).state, data)
+            before_step(index, service.load(game_id).state, data, service.history(game_id))
         if data is None:
             outcome = Outcome(False, rule="INPUT", message=problem)
         else:
