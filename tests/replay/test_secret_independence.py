@@ -245,3 +245,22 @@ def test_every_rule_set_is_covered() -> None:
     covered = {data["ruleset"] for _, data, _ in CASES}
     assert covered == {"t9a", "infinity-n4", "mageknight-2", "w40k-10"}
     assert len(HIDDEN_CASES) >= 2
+
+
+def test_naming_a_hidden_enemy_is_refused_exactly_as_naming_no_unit(service: GameService) -> None:
+    """CORE-OWNER would confirm that the id exists: it must read as INPUT, word for word."""
+    script = as_script(EXTRA["infinity-hidden-deployment"], ROOT)
+    game_id = service.start(script.setup())
+    assert service.handle(game_id, {"by": "pano", "do": "next_phase"}).accepted
+
+    hidden = service.handle(game_id, {"by": "pano", "do": "move", "trooper": "sniper-hd",
+                                      "path": [[30, 30]]})
+    unknown = service.handle(game_id, {"by": "pano", "do": "move", "trooper": "sniper-hx",
+                                       "path": [[30, 30]]})
+    own = service.handle(game_id, {"by": "pano", "do": "move", "trooper": "zero",
+                                   "path": [[30, 30]]})
+
+    assert (hidden.rule, unknown.rule) == ("INPUT", "INPUT")
+    assert hidden.message == "there is no unit 'sniper-hd' in this game"
+    assert unknown.message == "there is no unit 'sniper-hx' in this game"
+    assert (own.rule, own.message) == ("CORE-OWNER", "zero belongs to nomads; pano cannot order it")
