@@ -1,6 +1,8 @@
 # warledger developer commands.
 #   make demo    run the demo (installs the package into .venv first)
-#   make test    run the test suite (installs dev + postgres extras); PYTEST_ARGS="..." passes through
+#   make test    run the test suite (installs dev + postgres extras); PYTEST_ARGS="..." passes through.
+#                The PostgreSQL tests run on WARLEDGER_TEST_POSTGRES, or on a throwaway server
+#                that .ci/test starts and stops; WARLEDGER_TEST_POSTGRES=skip opts out.
 #   make lint    ruff + mypy --strict
 #   make bench   run the benchmarks
 #
@@ -25,7 +27,7 @@ demo: $(RUN_STAMP)
 
 test: $(DEV_STAMP)
 	@rc=0; echo "$(PY) -m pytest $(PYTEST_ARGS)"; \
-	$(PY) -m pytest $(PYTEST_ARGS) || rc=$$?; \
+	bash .ci/test $(PY) $(PYTEST_ARGS) || rc=$$?; \
 	if [ -n "$(PYTEST_RC_FILE)" ]; then echo $$rc > "$(PYTEST_RC_FILE)"; fi; \
 	exit $$rc
 

@@ -1,7 +1,10 @@
 """Shared fixtures: services on each backend, and a script runner.
 
-Backends: `memory` always, `sqlite` in a temp file always, `postgres` when
-WARLEDGER_TEST_POSTGRES holds a postgresql:// URL (`.ci/run` sets it).
+Backends: `memory` and `sqlite` (a temp file) always, and `postgres` on the
+server WARLEDGER_TEST_POSTGRES names (a postgresql:// URL; `make test` and
+`.ci/run` start a throwaway one and set it). The PostgreSQL tests are always
+collected: with the variable unset, or set to `skip` (the explicit opt-out),
+they are skipped, and the summary says how many were.
 """
 
 from __future__ import annotations
@@ -25,8 +28,36 @@ settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
-POSTGRES_URL = os.environ.get("WARLEDGER_TEST_POSTGRES")
+#: The PostgreSQL server of the tests, or None (no variable, or the opt-out `skip`).
+POSTGRES_URL: str | None = os.environ.get("WARLEDGER_TEST_POSTGRES") or None
+POSTGRES_OPT_OUT = POSTGRES_URL == "skip"
+if POSTGRES_OPT_OUT:
+    # Test modules read the variable too: to them the opt-out is "no server".
+    del os.environ["WARLEDGER_TEST_POSTGRES"]
+    POSTGRES_URL = None
+POSTGRES_SKIP_REASON = (
+    "WARLEDGER_TEST_POSTGRES=skip (opted out of the PostgreSQL tests)" if POSTGRES_OPT_OUT
+    else "WARLEDGER_TEST_POSTGRES is not set (`make test` starts a server itself)"
+)
+#: The backends with a store to test on (plain names).
 BACKENDS = ["memory", "sqlite", *(["postgres"] if POSTGRES_URL else [])]
+
+
+def backend_params(*names: str) -> list[Any]:
+    """Test parameters for these backends: `postgres` is always collected, marked
+    `postgres`, and skipped (counted in the summary) when there is no server."""
+    skip = [] if POSTGRES_URL else [pytest.mark.skip(reason=POSTGRES_SKIP_REASON)]
+    return [pytest.param(name, marks=[pytest.mark.postgres, *skip]) if name == "postgres"
+            else name for name in names]
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say how many PostgreSQL tests were skipped, and why (never silently)."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", [])
+               if "postgres" in getattr(r, "keywords", {})]
+    if skipped:
+        terminalreporter.write_line(
+            f"{len(skipped)} PostgreSQL tests skipped: {POSTGRES_SKIP_REASON}", yellow=True)
 
 
 def make_service(backend: str, tmp_path: Path) -> GameService:
@@ -47,7 +78,7 @@ def service() -> Iterator[GameService]:
     svc.close()
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=backend_params("memory", "sqlite", "postgres"))
 def backend_service(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameService]:
     """A service on every available backend (contract tests)."""
     svc = make_service(request.param, tmp_path)

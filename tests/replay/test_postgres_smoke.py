@@ -1,4 +1,5 @@
-"""Proves the PostgreSQL test harness: skipped unless WARLEDGER_TEST_POSTGRES is set.
+"""Proves the PostgreSQL test harness: skipped (and counted) unless WARLEDGER_TEST_POSTGRES
+names a server (`make test` starts one; `WARLEDGER_TEST_POSTGRES=skip` opts out).
 
 `.ci/pg start DIR` prints a URL for it; `.ci/run` exports it.
 """
@@ -9,11 +10,13 @@ import os
 
 import pytest
 
-POSTGRES_URL = os.environ.get("WARLEDGER_TEST_POSTGRES", "")
+from tests.conftest import POSTGRES_SKIP_REASON
+
+POSTGRES_URL = os.environ.get("WARLEDGER_TEST_POSTGRES", "")  # conftest drops "skip"
 
 pytestmark = [
     pytest.mark.postgres,
-    pytest.mark.skipif(not POSTGRES_URL, reason="WARLEDGER_TEST_POSTGRES is not set"),
+    pytest.mark.skipif(not POSTGRES_URL, reason=POSTGRES_SKIP_REASON),
 ]
 
 

@@ -14,7 +14,7 @@ from domain.ruleset import Setup
 from projections.state_view import canonical_json, state_hash, state_view
 from replay.service import GameService, Outcome
 from replay.storage import postgres_env, storage_env
-from tests.conftest import BACKENDS, make_service
+from tests.conftest import BACKENDS, backend_params, make_service
 from warledger.script import load_script, run_script
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -109,7 +109,7 @@ def race(monkeypatch: pytest.MonkeyPatch, interloper: Callable[[], Outcome]) -> 
     return done
 
 
-WRITER_BACKENDS = [b for b in BACKENDS if b != "memory"]
+WRITER_BACKENDS = backend_params("sqlite", "postgres")
 
 
 @pytest.mark.parametrize("backend", WRITER_BACKENDS)
