@@ -205,6 +205,9 @@ class GameService(Application[UUID]):
     ) -> Outcome:
         game = self.working_copy(game_id)
         decided_at = game.version
+        # The time a command arrived, read before deciding: a timestamp read after would
+        # carry how long the decision took, which can depend on what players may not know.
+        received = self.clock()
         try:
             parsed = (
                 command if isinstance(command, Command)
@@ -218,7 +221,7 @@ class GameService(Application[UUID]):
                 reusable=state.reusable_dice,
             )
             facts = decide(game.ruleset, state, parsed, source, self.history(game_id))
-            game.record(facts, self.clock(), step=game.state.step)
+            game.record(facts, received, step=game.state.step)
             self._save(game)
         except RuleViolation:
             self._cache.pop(game_id, None)  # the working game may be half-changed

@@ -264,3 +264,25 @@ def test_naming_a_hidden_enemy_is_refused_exactly_as_naming_no_unit(service: Gam
     assert hidden.message == "there is no unit 'sniper-hd' in this game"
     assert unknown.message == "there is no unit 'sniper-hx' in this game"
     assert (own.rule, own.message) == ("CORE-OWNER", "zero belongs to nomads; pano cannot order it")
+
+
+def test_a_timestamp_tells_when_a_command_came_not_how_long_deciding_took(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """How long a decision takes can depend on hidden units (geometry against them): a
+    timestamp read after deciding would carry it into every player's export."""
+    import replay.service
+
+    now = [NOON]
+    service = GameService(":memory:", clock=lambda: now[0])
+    game_id = service.start(as_script(EXTRA["infinity-hidden-deployment"], ROOT).setup())
+    real_decide = replay.service.decide
+
+    def slow_decide(*args: Any, **kwargs: Any) -> Any:
+        now[0] = now[0].replace(minute=5)  # deciding took five minutes
+        return real_decide(*args, **kwargs)
+
+    monkeypatch.setattr(replay.service, "decide", slow_decide)
+    assert service.handle(game_id, {"by": "pano", "do": "next_phase"}).accepted
+
+    assert service.stored_events(game_id)[-1].timestamp == NOON
