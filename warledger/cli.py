@@ -359,7 +359,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print_json(view)
         return 0
     whose = f" as {args.as_player} may know it" if args.as_player else ""
-    print(f"game {game_id}{whose}, after {event_label(where, args.as_player)} "
+    print(f"game {game_id}{whose} at {event_label(where, args.as_player)} "
           f"(step {where.step}): state hash {state_hash(where.game.state, args.as_player)}")
     print(render_state(view))
     return 0
@@ -395,7 +395,7 @@ def cmd_board(args: argparse.Namespace) -> int:
                                        note=True)]
     write_text(args.svg, board_svg(seen, overlays))
     whose = f" as {args.as_player} may know it" if args.as_player else ""
-    print(f"wrote {args.svg} (game {game_id}{whose}, after {event_label(where, args.as_player)})")
+    print(f"wrote {args.svg} (game {game_id}{whose} at {event_label(where, args.as_player)})")
     if verdict:
         print(f"the command {verdict}")
     return 0

@@ -112,7 +112,7 @@ def test_replay_prints_a_readable_state_not_json(
     lines = out.splitlines()
 
     assert code == 0 and not out.lstrip().startswith("{")
-    assert "after event 12 of 12 (step 4): state hash" in lines[0]
+    assert "at event 12 of 12 (step 4): state hash" in lines[0]
     assert lines[1] == "t9a: round 2, charge phase, red active"
     assert any(line.split()[:3] == ["red-spears", "red", "on_table"] for line in lines)
     assert any(line.split()[:2] == ["blue", "0"] for line in lines)  # CP
@@ -130,7 +130,7 @@ def test_replay_and_board_take_a_log_step(
 
     assert orjson.loads(by_step) == orjson.loads(by_event)
     assert orjson.loads(by_step)["phase"] == "charge"
-    assert code == 0 and "after event 8 of 12" in out
+    assert code == 0 and "at event 8 of 12" in out
     assert bad == 2 and "--step must be between 0 and 4" in err
 
 
