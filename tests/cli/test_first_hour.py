@@ -60,9 +60,11 @@ def test_a_players_receipt_counts_and_hashes_only_their_own_view(
     _, export, _ = run_cli(capsys, "export", db, "last", "--as", "red")
     _, replay, _ = run_cli(capsys, "replay", db, "last", "--as", "red")
 
+    _, then, _ = run_cli(capsys, "replay", db, "last", "--as", "red", "--at", str(receipt["n"]))
+
     assert code == 0 and set(receipt) == {"n", "view_hash"}
     assert receipt["n"] == len(export.splitlines())  # the sealed seed is not counted
-    assert receipt["view_hash"] in replay
+    assert receipt["view_hash"] in replay and receipt["view_hash"] in then.splitlines()[0]
 
 
 def demo_hints(out: str) -> list[str]:
