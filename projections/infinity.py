@@ -130,11 +130,12 @@ def verdict(state: InfinityState, command: dict[str, Any] | None,
 def path_overlays(state: InfinityState, path: Sequence[Point2],
                   mover: Trooper | None) -> list[Overlay]:
     """The path, with the moving base at its start and its end (dashed)."""
-    items = [Overlay(LineString(path), stroke=PATH_COLOUR, label="path")]
+    items = [Overlay(LineString(path), stroke=PATH_COLOUR, label="movement path",
+                     layer="paths")]
     radius = mover.base / 2.0 if mover is not None else 0.5
     for name, point in (("start", path[0]), ("end", path[-1])):
         items.append(Overlay(Point(point).buffer(radius, quad_segs=16), stroke=PATH_COLOUR,
-                             dashed=True, label=name))
+                             dashed=True, label=f"base at the path's {name}", layer="paths"))
     return items
 
 
@@ -143,25 +144,32 @@ def infinity_overlays(state: GameState, command: dict[str, Any] | None) -> Seque
     """LoF arcs and ZoC circles of the enemies that count, and the movement's path."""
     assert isinstance(state, InfinityState)
     owner = mover_owner(state, command)
+    paths = paths_to_draw(state, command)
+    mover = state.units.get(str((command or {}).get("trooper")))
+    reacting = set(aro_eligible(state, mover, paths[-1])) if paths and isinstance(
+        mover, Trooper) else set()
     items: list[Overlay] = []
     for index, enemy in enumerate(enemies_of(state, owner)):
         colour = ENEMY_COLOURS[index % len(ENEMY_COLOURS)]
         arc = line_of_fire_area(state, enemy)
         zone = zone_of_control_circle(state, enemy)
         if arc is not None:
-            items.append(Overlay(arc, stroke=colour, fill=colour, opacity=0.08,
-                                 label=f"{enemy.id} LoF", dashed=True))
+            # Only the LoF of an enemy who may react to the path is tinted: four
+            # tinted areas overlap into one colour, outlines keep whose is whose.
+            sees = enemy.id in reacting
+            items.append(Overlay(arc, stroke=colour, fill=colour if sees else "none",
+                                 opacity=0.12, dashed=True, layer="lof", group=enemy.id,
+                                 label=f"{enemy.id}'s Line of Fire"))
         if zone is not None:
-            items.append(Overlay(zone.exterior, stroke=colour, label=f"{enemy.id} ZoC",
-                                 dashed=True))
+            items.append(Overlay(zone.exterior, stroke=colour, dashed=True, layer="zoc",
+                                 group=enemy.id, label=f"{enemy.id}'s Zone of Control"))
     for trooper in state.troopers():
         base = trooper.footprint()
         if trooper.owner != owner and base is not None and not can_react(trooper):
             ring = Point(base.centre).buffer(base.radius + 0.4, quad_segs=16)
-            items.append(Overlay(ring, stroke=IGNORED_COLOUR, dashed=True,
-                                 label=f"{trooper.id} ({', '.join(trooper.conditions)})"))
-    paths = paths_to_draw(state, command)
-    mover = state.units.get(str((command or {}).get("trooper")))
+            items.append(Overlay(ring, stroke=IGNORED_COLOUR, dashed=True, layer="status",
+                                 label=f"{trooper.id} cannot react "
+                                       f"({', '.join(trooper.conditions)})"))
     for path in paths:
         items += path_overlays(state, path, mover)
     note = verdict(state, command, paths[-1]) if paths else None

@@ -30,24 +30,57 @@ RIDER_LABEL = (0.4, -0.9)
 
 @overlay("mageknight-2")
 def mageknight_overlays(state: GameState, command: dict[str, Any] | None) -> Sequence[Overlay]:
-    """Arcs and centre dots of every figure on the table, and lines for base contact."""
+    """The acting figure's arcs and centre dot (and its target's), its path, and lines for
+    base contact. Arcs of every figure at once hide the board: the viewer's arcs layer
+    shows the figures a command names."""
     if not isinstance(state, MageKnightState):
         return ()
     drawn: list[Overlay] = []
     figures = list(units_on_table(state))
-    acting = str(command.get("figure", "")) if command else ""
+    named = named_figures(command)
     for fig in figures:
+        if not named.intersection({fig.id, fig.rider}):
+            continue
         base = body(state, fig)
-        reach = ARC_REACH * (2 if acting in (fig.id, fig.rider) else 1)
         rider = f"cavalry {fig.id} + {fig.rider}" if fig.rider else ""
         for arc, colour, opacity in ARCS:
-            drawn.append(
-                Overlay(arc(base, reach), stroke=colour, fill=colour, opacity=opacity, dashed=True)
-            )
-        drawn.append(Overlay(base.centre, stroke="#000", label=rider, label_offset=RIDER_LABEL))
+            drawn.append(Overlay(arc(base, 2 * ARC_REACH), stroke=colour, fill=colour,
+                                 opacity=opacity, dashed=True, layer="arcs"))
+        drawn.append(Overlay(base.centre, stroke="#000", label=rider, label_offset=RIDER_LABEL,
+                             layer="arcs"))
+        drawn += path_of(fig.id, base.centre, command)
     for a, b in combinations(figures, 2):
         if in_contact(state, a, b):
             colour = ENEMY_CONTACT if is_opposing(a, b) else CONTACT
             line = LineString([body(state, a).centre, body(state, b).centre])
-            drawn.append(Overlay(line, stroke=colour))
+            drawn.append(Overlay(line, stroke=colour, layer="contact",
+                                 label="enemies in base contact" if colour == ENEMY_CONTACT
+                                 else "friends in base contact"))
     return drawn
+
+
+def named_figures(command: dict[str, Any] | None) -> set[str]:
+    """The figures a command names (the actor and its targets)."""
+    if not command:
+        return set()
+    names: set[str] = set()
+    for key in ("figure", "target", "targets", "rider", "mount"):
+        value = command.get(key)
+        if isinstance(value, str):
+            names.add(value)
+        elif isinstance(value, list):
+            names.update(str(v) for v in value)
+    return names
+
+
+def path_of(figure: str, start: tuple[float, float],
+            command: dict[str, Any] | None) -> list[Overlay]:
+    """The path a move command takes the figure along, from where it stands."""
+    if not command or command.get("figure") != figure:
+        return []
+    waypoints = command.get("path") or ([command["to"]] if command.get("to") else [])
+    points = [start, *((float(p[0]), float(p[1])) for p in waypoints
+                       if isinstance(p, list | tuple) and len(p) == 2)]
+    if len(points) < 2:
+        return []
+    return [Overlay(LineString(points), stroke="#000", label="movement path", layer="paths")]

@@ -65,20 +65,21 @@ def arrival_overlays(state: T9AState, unit: T9AUnit, arrival: Arrival) -> list[O
     blockers = between(state, rect, point, ignore=ignore)
     parts = [
         Overlay(Point(point).buffer(ARRIVAL_REACH, quad_segs=32), stroke=CIRCLE, dashed=True,
-                label=f'{ARRIVAL_REACH:g}" circle around the chosen point (AMB-13)'),
+                label=f'{ARRIVAL_REACH:g}" circle around the chosen point (AMB-13)',
+                layer="ambush"),
         Overlay(arrival_hull(rect, point), stroke=OUT_OF_REACH if blockers else HULL,
                 fill=OUT_OF_REACH if blockers else HULL, opacity=0.12, dashed=True,
-                label="hull of footprint and point (AMB-16)"),
+                label="hull of footprint and point (AMB-16)", layer="ambush"),
         Overlay(rect.polygon, stroke=PROPOSED, fill=PROPOSED, opacity=0.2,
-                label=f"{unit.id} ({arrival.files}x{arrival.ranks})"),
-        Overlay(LineString(rect.front_edge), stroke=PROPOSED, label="front"),
+                label=f"{unit.id} as placed ({arrival.files}x{arrival.ranks})", layer="ambush"),
+        Overlay(LineString(rect.front_edge), stroke=PROPOSED, label="its front", layer="ambush"),
     ]
     for key in blockers:
         parts += [Overlay(g, stroke=OUT_OF_REACH, fill=OUT_OF_REACH, opacity=0.5,
-                          label=f"{key} blocks (AMB-16)") for g in index.geometries(key)]
+                          label=f"{key} blocks (AMB-16)", layer="ambush") for g in index.geometries(key)]
     for key, gap in too_close(state, rect, ignore=ignore):
         parts += [Overlay(g, stroke=SPACING, dashed=True,
-                          label=f'{key}: {gap:.2f}" (AMB-15 needs > 1")')
+                          label=f'{key}: {gap:.2f}" (AMB-15 needs > 1")', layer="ambush")
                   for g in index.geometries(key)]
     reach = corners_in_reach(rect, point)
     for number, (corner, inside, gap) in enumerate(
@@ -86,8 +87,9 @@ def arrival_overlays(state: T9AState, unit: T9AUnit, arrival: Arrival) -> list[O
     ):
         parts.append(Overlay(corner, stroke=IN_REACH if inside else OUT_OF_REACH,
                              label=f'c{number} {gap:.2f}" {"in" if inside else "OUT"}',
-                             label_offset=outward(rect.centre, corner)))
-    parts.append(Overlay(point, stroke="#000", label="chosen point"))
+                             label_offset=outward(rect.centre, corner), layer="ambush",
+                             on_board=True))
+    parts.append(Overlay(point, stroke="#000", label="chosen point", layer="ambush"))
     parts.append(verdict(state, unit, arrival, sum(reach)))
     return parts
 

@@ -39,13 +39,13 @@ def w40k_overlays(state: GameState, command: dict[str, Any] | None) -> Sequence[
 
 
 def ring(unit: W40KUnit, margin: float, colour: str, label: str,
-         dashed: bool = True) -> Overlay | None:
+         dashed: bool = True, layer: str = "stratagems") -> Overlay | None:
     """A circle `margin` inches outside the unit's base."""
     shape = unit.footprint()
     if shape is None:
         return None
     circle = Point(shape.centre).buffer(shape.radius + margin, quad_segs=32)
-    return Overlay(circle, stroke=colour, label=label, dashed=dashed)
+    return Overlay(circle, stroke=colour, label=label, dashed=dashed, layer=layer)
 
 
 def affected_rings(state: W40KState) -> list[Overlay]:
@@ -68,9 +68,10 @@ def shocked_marks(state: W40KState) -> list[Overlay]:
         shape = unit.footprint()
         if shape is not None and "battle_shocked" in unit.conditions:
             (x, y), r = shape.centre, shape.radius
-            out.append(Overlay(LineString([(x - r, y - r), (x + r, y + r)]), stroke=SHOCKED))
+            out.append(Overlay(LineString([(x - r, y - r), (x + r, y + r)]), stroke=SHOCKED,
+                               layer="status"))
             out.append(Overlay(LineString([(x - r, y + r), (x + r, y - r)]), stroke=SHOCKED,
-                               label="battle-shocked"))
+                               label="battle-shocked", layer="status"))
     return out
 
 
@@ -102,11 +103,13 @@ def use_overlays(state: W40KState, command: dict[str, Any]) -> list[Overlay]:
         player = targets[0].owner
         for enemy in state.units.values():
             if enemy.owner != player:
-                drawn = ring(enemy, effect.more_than, EXCLUDED, f"{effect.more_than:g}\"")
+                drawn = ring(enemy, effect.more_than, EXCLUDED,
+                             f"{effect.more_than:g}\" exclusion zone round {enemy.id}",
+                             layer="exclusion")
                 out += [drawn] if drawn is not None else []
         at = command.get("at")
         if isinstance(at, list | tuple) and len(at) == 2:
             out.append(Overlay((float(at[0]), float(at[1])), stroke=AFFECTED,
-                               label=f"{targets[0].id} arrives"))
+                               label=f"{targets[0].id} arrives", layer="stratagems"))
     return out
 

@@ -263,7 +263,7 @@ def step_pictures(folder: str | None) -> BeforeStep | None:
     if folder is None:
         return None
     from domain.gate import preview
-    from projections.board_svg import board_svg
+    from projections.render import board_svg, describe_command
     from projections.overlays import overlays_for
     from warledger.script import split_step
 
@@ -276,7 +276,7 @@ def step_pictures(folder: str | None) -> BeforeStep | None:
         malformed = data is None or preview(
             find_ruleset(state.ruleset), state, data, dice, history)[0] == "INPUT"
         svg = board_svg(state, overlays_for(state, None if malformed else command),
-                        caption=f"before step {index}: {command}")
+                        caption=f"before step {index}: {describe_command(command)}")
         (out / f"step-{index}.svg").write_text(svg, encoding="utf-8")
 
     return draw

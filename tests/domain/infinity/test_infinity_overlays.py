@@ -32,16 +32,16 @@ def test_overlays_show_lof_arcs_zoc_circles_and_the_proposed_path(
 
     items = {o.label: o for o in overlays_for(state, proposal)}
 
-    arc = items["b1 LoF"].geometry
+    arc = items["b1's Line of Fire"].geometry
     assert isinstance(arc, Polygon)
     assert arc.bounds == (0.0, 40.0, 48.0, 48.0)  # the half-plane ahead of b1, on the table
-    assert isinstance(items["c1 LoF"].geometry, Polygon)
-    assert items["c1 LoF"].geometry.area == 48 * 48  # a Camouflage Marker sees all around
-    zone = items["b1 ZoC"].geometry
+    assert isinstance(items["c1's Line of Fire"].geometry, Polygon)
+    assert items["c1's Line of Fire"].geometry.area == 48 * 48  # a Camouflage Marker sees all around
+    zone = items["b1's Zone of Control"].geometry
     assert isinstance(zone, LinearRing)
     assert abs(zone.bounds[2] - 18.5) < 1e-9  # 8" beyond the 0.5" radius
-    assert "h1 LoF" not in items and "h1 (hidden_deployment)" in items
-    path = items["path"].geometry
+    assert "h1's Line of Fire" not in items and "h1 cannot react (hidden_deployment)" in items
+    path = items["movement path"].geometry
     assert isinstance(path, LineString) and list(path.coords) == [(10, 10), (13, 10)]
 
 
@@ -53,10 +53,10 @@ def test_overlays_after_a_resolved_move_show_its_path_and_draw_as_svg(
     items = overlays_for(state, cautious("r1", (13, 10)))
     svg = board_svg(state, items)
 
-    paths = [o.geometry for o in items if o.label == "path"]
+    paths = [o.geometry for o in items if o.label == "movement path"]
     assert [list(p.coords) for p in paths if isinstance(p, LineString)] == [
         [(10, 10), (13, 10)]]
-    assert svg.startswith("<svg") and "b1 ZoC" in svg and "b1 LoF" in svg
+    assert svg.startswith("<svg") and "b1's Zone of Control" in svg and "b1's Line of Fire" in svg
 
 
 def notes(items: Any) -> list[str]:
@@ -68,7 +68,7 @@ def test_overlays_lof_areas_leave_out_the_shadows_of_blocking_terrain(
     watcher = trooper("b1", "blue", 10, 40, facing=270)
     state = state_of(service, n4([R1, watcher], [], terrain=[wall("house", 5, 20, 15, 25)]))
 
-    area = {o.label: o for o in overlays_for(state, None)}["b1 LoF"].geometry
+    area = {o.label: o for o in overlays_for(state, None)}["b1's Line of Fire"].geometry
 
     assert isinstance(area, Polygon)
     assert not area.intersects(Point(10, 10))  # behind the house, as has_lof says

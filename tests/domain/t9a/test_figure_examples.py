@@ -128,4 +128,4 @@ def test_amb_16_warledger_board_draws_a_refused_placement_at_an_event(
     assert "impassable rock blocks (AMB-16)" in titles
     assert "ILLEGAL AMB-16: impassable rock lies between red-scouts's footprint and the chosen " \
         "point (12, 0)" in texts
-    assert "round 2, red's movement phase" in " ".join(texts)
+    assert "Round 2: red's movement phase" in texts
