@@ -65,6 +65,9 @@ class Ruleset:
     #: Options whose list entries may name data files (YAML/JSON). The script
     #: reader inlines them, read relative to the script, so rules never do I/O.
     file_options: ClassVar[tuple[str, ...]] = ()
+    #: Whether what players keep secret opens to everyone once the game is over
+    #: (the replay viewer then shows every player the full game).
+    reveals_at_game_end: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.handlers: dict[type[Command], Handler] = {}

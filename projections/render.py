@@ -131,6 +131,12 @@ class Frame:
         px = min(40.0, max(px, 960.0 / (max_x - min_x)))
         return cls(width, height, px, min_x, min_y, max_x, max_y)
 
+    @property
+    def label(self) -> float:
+        """Height of label text in inches: larger on a larger region, so that labels
+        stay readable when the picture is scaled to a screen."""
+        return max(LABEL_SIZE, (self.max_x - self.min_x) / 64)
+
     def x(self, x: float) -> float:
         return round((x - self.min_x) * self.px, 2)
 
@@ -182,9 +188,10 @@ class LabelPlacer:
         self.taken.append(geometry)
 
     def place(self, anchor: tuple[float, float], text: str, clearance: float,
-              size: float = LABEL_SIZE) -> tuple[float, float, str] | None:
+              size: float | None = None) -> tuple[float, float, str] | None:
         """Where the label of something at `anchor` (of radius `clearance`) goes:
         (x, y, text-anchor), or None when nowhere near it is free."""
+        size = size or self.frame.label
         ax, ay = anchor
         for reach in (clearance + 0.15, clearance + 0.9, clearance + 1.8):
             for angle in (45, 135, -45, -135, 0, 180, 90, -90):
@@ -210,7 +217,7 @@ def fragment(*elements: draw.DrawingBasicElement) -> str:
     drawing = draw.Drawing(1, 1)
     for element in elements:
         drawing.append(element)
-    svg = drawing.as_svg(header="")
+    svg: str = drawing.as_svg(header="")
     body = svg.split("</defs>\n", 1)[1]
     return body.rsplit("</svg>", 1)[0].strip()
 
@@ -239,7 +246,7 @@ def table_elements(frame: Frame, state: GameState) -> list[draw.DrawingBasicElem
                               stroke_opacity=0.22 if major else 0.07))
     out.append(grid)
     numbers = draw.Group(class_="grid-numbers", font_family="sans-serif",
-                         font_size=round(0.5 * frame.px, 1), fill="#666")
+                         font_size=round(0.8 * frame.label * frame.px, 1), fill="#666")
     under, beside = max(-0.75, frame.min_y + 0.3), max(-0.25, frame.min_x + 0.9)
     for i in range(0, math.floor(w) + 1, 6):
         if frame.min_x <= i <= frame.max_x:
@@ -266,7 +273,7 @@ def terrain_labels(frame: Frame, state: GameState, placer: LabelPlacer) -> list[
     for piece in state.terrain:
         poly = Polygon(piece.polygon)
         spot = poly.representative_point()
-        size = LABEL_SIZE * 0.8
+        size = frame.label * 0.8
         inside = text_box(spot.x, spot.y - size * 0.3, piece.id, size, "middle")
         if poly.contains(inside):
             out.append(draw.Text(piece.id, round(size * frame.px, 1), frame.x(spot.x),
@@ -340,26 +347,44 @@ def unit_drawings(frame: Frame, state: GameState, placer: LabelPlacer,
         placer.block(shape.polygon)
     out = Units()
     for unit, shape in drawn:
-        colour = colours.get(unit.owner, "#444")
-        hidden = any(c in ("hidden_deployment", "camouflaged") for c in unit.conditions)
-        group = draw.Group(id=f"unit-{css_id(unit.id)}", class_="unit",
-                           data_unit=unit.id, data_x=f"{shape.centre[0]:g}",
-                           data_y=f"{shape.centre[1]:g}")
-        group.append_title(unit_title(unit))
-        for element in footprint_elements(frame, shape, colour, dashed=hidden):
-            group.append(element)
         spot = placer.place(shape.centre, unit.id, clearance(shape))
+        number = 0
         if spot is None:
             out.unplaced.append(unit.id)
             number = len(out.unplaced)
-            group.append(marker(frame, shape.centre, str(number), colour))
-        else:
-            x, y, anchor = spot
-            group.append(draw.Text(unit.id, round(LABEL_SIZE * frame.px, 1), frame.x(x),
-                                   frame.y(y), text_anchor=anchor, fill="#111",
-                                   font_family="sans-serif", class_="label"))
-        out.fragments[unit.id] = fragment(group)
+        colour = colours.get(unit.owner, "#444")
+        key = (unit.model_dump_json(), spot, number, colour, frame.px, frame.min_x, frame.max_y)
+        if key not in FRAGMENTS:
+            if len(FRAGMENTS) > 20_000:
+                FRAGMENTS.clear()
+            FRAGMENTS[key] = unit_fragment(frame, unit, shape, colour, spot, number)
+        out.fragments[unit.id] = FRAGMENTS[key]
     return out
+
+
+#: Drawn units by what they look like and where their label went (a replay draws the
+#: same unit at the same place many times).
+FRAGMENTS: dict[tuple[Any, ...], str] = {}
+
+
+def unit_fragment(frame: Frame, unit: UnitState, shape: Footprint, colour: str,
+                  spot: tuple[float, float, str] | None, number: int) -> str:
+    """One unit's SVG: its base, its front, and its label (or numbered marker)."""
+    hidden = any(c in ("hidden_deployment", "camouflaged") for c in unit.conditions)
+    group = draw.Group(id=f"unit-{css_id(unit.id)}", class_="unit",
+                       data_unit=unit.id, data_x=f"{shape.centre[0]:g}",
+                       data_y=f"{shape.centre[1]:g}")
+    group.append_title(unit_title(unit))
+    for element in footprint_elements(frame, shape, colour, dashed=hidden):
+        group.append(element)
+    if spot is None:
+        group.append(marker(frame, shape.centre, str(number), colour))
+    else:
+        x, y, anchor = spot
+        group.append(draw.Text(unit.id, round(frame.label * frame.px, 1), frame.x(x),
+                               frame.y(y), text_anchor=anchor, fill="#111",
+                               font_family="sans-serif", class_="label"))
+    return fragment(group)
 
 
 def marker(frame: Frame, at: tuple[float, float], number: str, colour: str) -> draw.Group:
@@ -414,7 +439,7 @@ def overlay_drawings(frame: Frame, overlays: Sequence[Overlay], placer: LabelPla
             spot = placer.place((float(anchor[0]), float(anchor[1])), item.label, 0.25)
             if spot is not None:
                 x, y, side = spot
-                parts.append(draw.Text(item.label, round(LABEL_SIZE * 0.85 * frame.px, 1),
+                parts.append(draw.Text(item.label, round(frame.label * 0.85 * frame.px, 1),
                                        frame.x(x), frame.y(y), text_anchor=side,
                                        fill=item.stroke, font_family="sans-serif",
                                        class_="label"))
@@ -491,8 +516,8 @@ def caption_of(state: GameState) -> str:
     return f"Round {state.round}: {state.active_player}'s {phase} phase"
 
 
-def words_elements(frame: Frame, top: float, notes: Sequence[str],
-                   legend: Sequence[LegendItem], unplaced: Sequence[str]) -> tuple[list[Any], float]:
+def words_elements(frame: Frame, top: float, notes: Sequence[str], legend: Sequence[LegendItem],
+                   unplaced: Sequence[str]) -> tuple[list[Any], float]:
     """The scale bar, the notes and the legend, from `top` (pixels) down; and the height."""
     width = frame.board_px[0]
     size = 12.0
@@ -583,13 +608,15 @@ def board_svg(state: GameState, overlays: Sequence[Overlay] = (), caption: str =
     drawing.append(draw.Raw(f'<g class="units">{"".join(units.fragments.values())}</g>'))
     for element in words:
         drawing.append(element)
-    return drawing.as_svg(header="")
+    svg: str = drawing.as_svg(header="")
+    return svg
 
 
 def describe_command(command: dict[str, Any] | None) -> str:
     """A command in words: `red arrive: unit red-scouts, point [60, 0], facing 90`."""
     if not command:
         return ""
-    args = ", ".join(f"{k} {v}" for k, v in command.items() if k not in ("by", "do"))
+    args = ", ".join(f"{k} {v}" for k, v in command.items()
+                     if k not in ("by", "do") and v is not None)
     head = f"{command.get('by', '?')} {command.get('do', '?')}"
     return f"{head}: {args}" if args else head

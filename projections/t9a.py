@@ -76,7 +76,8 @@ def arrival_overlays(state: T9AState, unit: T9AUnit, arrival: Arrival) -> list[O
     ]
     for key in blockers:
         parts += [Overlay(g, stroke=OUT_OF_REACH, fill=OUT_OF_REACH, opacity=0.5,
-                          label=f"{key} blocks (AMB-16)", layer="ambush") for g in index.geometries(key)]
+                          label=f"{key} blocks (AMB-16)", layer="ambush")
+                  for g in index.geometries(key)]
     for key, gap in too_close(state, rect, ignore=ignore):
         parts += [Overlay(g, stroke=SPACING, dashed=True,
                           label=f'{key}: {gap:.2f}" (AMB-15 needs > 1")', layer="ambush")

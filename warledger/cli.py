@@ -36,6 +36,7 @@ from replay.positions import Position, PositionError, find_position
 from replay.service import ConcurrentWriteError, GameNotFoundError, GameService, Outcome
 from replay.storage import DEFAULT_DB, check_reachable, redact
 from replay.verify import verify_game
+from warledger.cmd_viewer import register as register_viewer
 from warledger.script import BeforeStep, Script, load_script, run_script
 
 
@@ -162,6 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_as_arg(export)
     export.set_defaults(handler=cmd_export)
 
+    register_viewer(sub)
+
     views = sub.add_parser("views", help="bring the state-view projection up to date")
     views.add_argument("db")
     views.add_argument("--rebuild", action="store_true", help="drop the views and rebuild")
@@ -263,8 +266,8 @@ def step_pictures(folder: str | None) -> BeforeStep | None:
     if folder is None:
         return None
     from domain.gate import preview
-    from projections.render import board_svg, describe_command
     from projections.overlays import overlays_for
+    from projections.render import board_svg, describe_command
     from warledger.script import split_step
 
     out = Path(folder)

@@ -43,6 +43,8 @@ class Infinity(Ruleset):
     default_options: ClassVar[dict[str, Any]] = {"zone_of_control": ZONE_OF_CONTROL}
     options_model = InfinityOptions
     variants = frozenset({"codeone"})
+    #: Private Information (Hidden Deployment included) opens at the end of the game.
+    reveals_at_game_end = True
     #: The order expenditure sequence, drawn by `warledger diagram infinity-n4`.
     extra_machines: ClassVar[dict[str, TurnMachine]] = {"order": ORDER_MACHINE}
 

@@ -13,7 +13,7 @@ from shapely.geometry import Point
 from domain.ruleset import Setup
 from domain.state import GameState
 from projections.board_svg import Overlay, board_svg
-from projections.render import LabelPlacer, Frame, describe_command, text_box
+from projections.render import Frame, LabelPlacer, describe_command, text_box
 from replay.service import GameService
 
 SVG = "{http://www.w3.org/2000/svg}"

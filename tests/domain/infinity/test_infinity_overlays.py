@@ -36,7 +36,8 @@ def test_overlays_show_lof_arcs_zoc_circles_and_the_proposed_path(
     assert isinstance(arc, Polygon)
     assert arc.bounds == (0.0, 40.0, 48.0, 48.0)  # the half-plane ahead of b1, on the table
     assert isinstance(items["c1's Line of Fire"].geometry, Polygon)
-    assert items["c1's Line of Fire"].geometry.area == 48 * 48  # a Camouflage Marker sees all around
+    # A Camouflage Marker sees all around.
+    assert items["c1's Line of Fire"].geometry.area == 48 * 48
     zone = items["b1's Zone of Control"].geometry
     assert isinstance(zone, LinearRing)
     assert abs(zone.bounds[2] - 18.5) < 1e-9  # 8" beyond the 0.5" radius

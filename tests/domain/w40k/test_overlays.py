@@ -37,5 +37,6 @@ def test_rapid_ingress_draws_the_9_inch_zones_and_the_chosen_point(
 
     labels = [o.label for o in overlays_for(state, proposed)]
 
-    assert sum(label.startswith('9" exclusion zone') for label in labels) == 3  # one per red unit on the battlefield
+    # One per red unit on the battlefield.
+    assert sum(label.startswith('9" exclusion zone') for label in labels) == 3
     assert "b2 arrives" in labels
