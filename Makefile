@@ -3,6 +3,7 @@
 #   make test    run the test suite (installs dev + postgres extras); PYTEST_ARGS="..." passes through.
 #                The PostgreSQL tests run on WARLEDGER_TEST_POSTGRES, or on a throwaway server
 #                that .ci/test starts and stops; WARLEDGER_TEST_POSTGRES=skip opts out.
+#                It installs Debian's chromium for the viewer's browser tests (.ci/chromium).
 #   make lint    ruff + mypy --strict
 #   make bench   run the benchmarks
 #
@@ -26,6 +27,7 @@ demo: $(RUN_STAMP)
 	$(VENV)/bin/warledger demo
 
 test: $(DEV_STAMP)
+	@bash .ci/chromium
 	@rc=0; echo "$(PY) -m pytest $(PYTEST_ARGS)"; \
 	bash .ci/test $(PY) $(PYTEST_ARGS) || rc=$$?; \
 	if [ -n "$(PYTEST_RC_FILE)" ]; then echo $$rc > "$(PYTEST_RC_FILE)"; fi; \

@@ -135,7 +135,7 @@ class Frame:
     def label(self) -> float:
         """Height of label text in inches: larger on a larger region, so that labels
         stay readable when the picture is scaled to a screen."""
-        return max(LABEL_SIZE, (self.max_x - self.min_x) / 64)
+        return max(LABEL_SIZE, (self.max_x - self.min_x) / 80)
 
     def x(self, x: float) -> float:
         return round((x - self.min_x) * self.px, 2)

@@ -56,6 +56,10 @@ def test_t9a_ambush_arrival_shows_the_check_the_unit_and_the_verdict(
     page.page.keyboard.press("ArrowLeft")
     assert page.page.locator('#units g[data-unit="red-scouts"]').count() == 0  # in reserve
     page.open(write_viewer(tmp_path, "t9a-ambush-legal"), "#step=7")
+    whole = page.page.get_attribute("#board", "viewBox")
+    page.page.check("#zoom")
+    zoomed = page.page.get_attribute("#board", "viewBox")
+    assert zoomed != whole and float(zoomed.split()[2]) < float(whole.split()[2]) / 2
     page.shot("t9a-ambush-arrival")
 
 

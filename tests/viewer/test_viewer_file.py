@@ -116,7 +116,7 @@ def test_bad_input_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 def test_after_an_infinity_game_ends_every_player_sees_the_full_game() -> None:
-    """Infinity's Private Information opens at game end: the viewer shows it to all."""
+    """CORE-PRIVATE-AT-END: Infinity's Private Information opens at game end."""
     service = GameService(":memory:")
     game_id = store_example(service, ROOT / "examples" / "infinity-cautious-aro.yaml")
     before = viewer_html(service.stored_events(game_id), as_player="panoceania")
