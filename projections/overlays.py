@@ -11,6 +11,9 @@ import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from shapely.geometry import LineString, MultiLineString, Point, Polygon
+
+from domain.geometry import Disc
 from domain.state import GameState
 from projections.board_svg import Overlay
 
@@ -33,7 +36,8 @@ def overlay(ruleset: str) -> Callable[[OverlayFunc], OverlayFunc]:
 
 
 def overlays_for(state: GameState, command: dict[str, Any] | None) -> Sequence[Overlay]:
-    """The overlays the state's rule set draws for this state and command."""
+    """The overlays the state's rule set draws for this state and command, and where a
+    move's path first meets terrain that stops it."""
     for module in OVERLAY_MODULES:
         try:
             importlib.import_module(module)
@@ -41,4 +45,56 @@ def overlays_for(state: GameState, command: dict[str, Any] | None) -> Sequence[O
             if missing.name != module:
                 raise
     func = OVERLAYS.get(state.ruleset)
-    return func(state, command) if func else ()
+    drawn = list(func(state, command)) if func else []
+    return [*drawn, *path_blocked(state, command)]
+
+
+#: Terrain kinds a moving base may not enter, by rule set (the default: both).
+MOVEMENT_BLOCKERS: dict[str, frozenset[str]] = {"t9a": frozenset({"impassable"})}
+BLOCKED = "#c62828"
+
+
+def path_blocked(state: GameState, command: dict[str, Any] | None) -> list[Overlay]:
+    """Where a move's base, swept along its path, first touches terrain it may not
+    enter: marked on the board with the terrain named, and said under it."""
+    if not command or not isinstance(command.get("path"), list):
+        return []
+    mover = state.units.get(str(command.get("trooper") or command.get("figure")
+                                or command.get("unit")))
+    shape = mover.footprint() if mover is not None else None
+    if shape is None or not isinstance(shape, Disc):
+        return []
+    try:
+        points = [shape.centre, *((float(p[0]), float(p[1])) for p in command["path"])]
+    except (TypeError, ValueError, IndexError):
+        return []
+    if len(points) < 2:
+        return []
+    line = LineString(points)
+    kinds = MOVEMENT_BLOCKERS.get(state.ruleset, frozenset({"impassable", "blocking"}))
+    hits: list[tuple[float, str]] = []
+    for piece in state.terrain:
+        if piece.kind not in kinds:
+            continue
+        reach = Polygon(piece.polygon).buffer(shape.radius - 1e-6, quad_segs=16)
+        touched = line.intersection(reach)
+        if not touched.is_empty:
+            first = min(line.project(Point(c)) for c in coords_of(touched))
+            hits.append((first, f"{piece.id} ({piece.kind})"))
+    if not hits:
+        return []
+    along, what = min(hits)
+    x, y = line.interpolate(along).coords[0]
+    size = 0.5
+    cross = MultiLineString([[(x - size, y - size), (x + size, y + size)],
+                             [(x - size, y + size), (x + size, y - size)]])
+    return [Overlay(cross, stroke=BLOCKED, layer="paths", label=f"the base meets {what} here"),
+            Overlay((x, y), stroke=BLOCKED, note=True,
+                    label=f"the path meets {what} {along:.2f}\" along, at ({x:.2f}, {y:.2f})")]
+
+
+def coords_of(geometry: Any) -> list[tuple[float, float]]:
+    """Every vertex of a geometry (of each part of a collection)."""
+    if hasattr(geometry, "geoms"):
+        return [c for part in geometry.geoms for c in coords_of(part)]
+    return [(float(x), float(y)) for x, y, *_ in geometry.coords]

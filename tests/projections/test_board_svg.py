@@ -132,3 +132,24 @@ def test_overlays_go_in_named_layers_with_their_owner() -> None:
     layers = [g for g in svg.iter(f"{SVG}g") if g.attrib.get("data-layer") == "lof"]
     assert layers and layers[0].attrib["data-group"] == "a"
     assert "a's Line of Fire" in texts(svg)  # a shape's long label goes to the legend
+
+
+def test_a_blocked_path_is_marked_where_the_base_first_meets_the_terrain() -> None:
+    from projections.overlays import path_blocked
+
+    setup = Setup(ruleset="infinity-n4", board={"width": 24, "height": 24},
+                  players=("panoceania", "nomads"),
+                  terrain=({"id": "wall", "kind": "blocking",
+                            "polygon": ((10, 0), (11, 0), (11, 20), (10, 20))},),
+                  units=({"id": "f", "owner": "panoceania", "x": 5, "y": 10, "facing": 0,
+                          "mov": [4, 4], "base": 1, "type": "LI"},
+                         {"id": "z", "owner": "nomads", "x": 20, "y": 22, "facing": 0,
+                          "mov": [4, 4], "base": 1, "type": "LI"}))
+    state = state_of(setup)
+
+    drawn = path_blocked(state, {"do": "move", "trooper": "f", "path": [[15, 10]]})
+
+    cross, note = drawn
+    assert cross.label == "the base meets wall (blocking) here"
+    assert note.note and "4.50\" along, at (9.50, 10.00)" in note.label  # radius 0.5 short
+    assert path_blocked(state, {"do": "move", "trooper": "f", "path": [[8, 10]]}) == []
