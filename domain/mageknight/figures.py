@@ -292,7 +292,8 @@ def place_rider(
     """Where the rider's own base goes, in contact with its mount (MNT-56, MNT-76).
 
     With `at`, that spot must touch the mount and be free; without it, the room
-    is found exactly (`contact_room`) and one point of it chosen (CORE-MK-ROOM). No spot at all raises `clause` (the "no room" rule).
+    is found exactly (`contact_room`) and one point of it chosen (CORE-MK-ROOM).
+    No spot at all raises `clause` (the "no room" rule).
     """
     mount_base = mount.footprint()
     assert isinstance(mount_base, Rect)

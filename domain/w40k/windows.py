@@ -172,7 +172,8 @@ def moment_of_step(d: Decision, step: int, facts: list[Fact]) -> Moment | None:
     for fact in facts:
         trigger = TRIGGER_FACTS.get(fact.type)
         if trigger is not None:
-            target = getattr(fact, "target", None) if trigger == "shooting_target_selected" else None
+            shot = trigger == "shooting_target_selected"
+            target = getattr(fact, "target", None) if shot else None
             return Moment(state.round, state.active_player, state.phase, trigger,
                           getattr(fact, "unit", None), target)
     if any(isinstance(f, PhaseStarted) for f in facts):

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from domain.geometry import Disc, Rect, distance
 from domain.mageknight.figures import find_room, is_free_spot, is_touching, overlaps
 
-from .builders import TO_ACTION, cavalry, refused, strip, warrior
+from .builders import TO_ACTION, cavalry, strip, warrior
 from .conftest import Run
 
 CORNER = {"x": 0.625, "y": 1.25}
