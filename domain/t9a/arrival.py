@@ -23,6 +23,7 @@ from domain.t9a.placement import (
     corner_distances,
     corners_in_reach,
 )
+from domain.t9a.rolls import counts_as_three_plus
 from domain.t9a.rules import RULESET, as_t9a
 from domain.t9a.units import T9AState, T9AUnit
 from events.t9a import ScoringLost, UnitArrivedFromAmbush
@@ -65,7 +66,8 @@ def check_arrives_with_combined_unit(state: T9AState, unit: T9AUnit, arrival: Ar
 
 def check_rolled_three_plus(state: T9AState, unit: T9AUnit, arrival: Arrival) -> None:
     """AMB-09: only a unit that rolled 3+ this Player Turn (or counts as having done
-    so, AMB-10) arrives; before Player Turn 2 no unit has rolled at all (AMB-06)."""
+    so, AMB-10) arrives; before Player Turn 2 no unit has rolled at all (AMB-06). In
+    Player Turns 5 and 6 no die is rolled, but `roll_ambush` still comes first (AMB-10)."""
     if not unit.in_ambush or unit.joined_to is not None or unit.arrival_ready:
         return
     if state.round < FIRST_ROLL_TURN:
@@ -73,6 +75,13 @@ def check_rolled_three_plus(state: T9AState, unit: T9AUnit, arrival: Arrival) ->
             "AMB-06",
             f"{unit.id} cannot arrive in Player Turn {state.round}: Ambush rolls start in "
             f"Player Turn {FIRST_ROLL_TURN}",
+        )
+    if state.ambush_rolled.get(unit.owner) != state.round and counts_as_three_plus(state.round):
+        raise RuleViolation(
+            "AMB-10",
+            f"in Player Turn {state.round} no die is rolled: {unit.id}'s Ambush roll counts as "
+            f"a 3+, but the rolls are still taken at the start of the Movement Phase: "
+            f"roll_ambush first (with no dice), then arrive",
         )
     if state.ambush_rolled.get(unit.owner) != state.round:
         raise RuleViolation(

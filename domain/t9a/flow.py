@@ -55,12 +55,20 @@ def ambush_undeployed_units(d: Decision, state: T9AState) -> None:
 def check_ambush_rolls_made(d: Decision, state: T9AState) -> None:
     """AMB-07: in each Player Turn from your second, roll for every Ambushing unit; the
     rolls cannot be skipped by leaving the Movement Phase (or the turn) without them."""
-    if d.dest != MOVEMENT and rolls_due(state):
+    if d.dest == MOVEMENT or not rolls_due(state):
+        return
+    if state.phase == MOVEMENT:
         raise RuleViolation(
             "AMB-07",
             f"{state.active_player} must roll for their Ambushing units (roll_ambush) "
             f"before leaving the Movement Phase of Player Turn {state.round}",
         )
+    raise RuleViolation(
+        "AMB-07",
+        f"{state.active_player} must roll for their Ambushing units (roll_ambush) at the "
+        f"start of the Movement Phase of Player Turn {state.round}; ending Player Turn "
+        f"{state.round} from the {state.phase} phase would skip those rolls",
+    )
 
 
 def postpone_unplaced_arrivals(d: Decision, state: T9AState) -> None:

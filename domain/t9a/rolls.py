@@ -7,7 +7,8 @@ Combined Unit, in unit-id order.
 from __future__ import annotations
 
 from domain.decision import Decision
-from domain.errors import RuleViolation
+from domain.dice import dice
+from domain.errors import InputError, RuleViolation
 from domain.t9a.ambushers import FIRST_ROLL_TURN, has_movement_begun, roll_groups, rolls_due
 from domain.t9a.commands import RollAmbush
 from domain.t9a.machine import MOVEMENT
@@ -75,6 +76,27 @@ def arrives_on(roll: int) -> bool:
     return roll >= ARRIVAL_ROLL
 
 
+def check_dice_supplied(
+    d: Decision, state: T9AState, groups: list[tuple[str, tuple[str, ...]]], automatic: bool
+) -> None:
+    """CORE-DICE (INPUT): physical dice given with `roll_ambush` must be the dice due:
+    none in Player Turns 5 and 6 (AMB-10), else one per unit in Ambush and a single
+    one per Combined Unit (AMB-07, AMB-24). Too many is refused here, saying why."""
+    supplied = d.dice.physical
+    due = 0 if automatic else len(groups)
+    if supplied is None or len(supplied) <= due:
+        return
+    verb = "is" if due < 2 else "are"
+    given = f"the step supplied {dice(len(supplied))}, but {dice(due)} {verb} due"
+    if automatic:
+        raise InputError(f"{given}: in Player Turn {state.round} no die is rolled, every "
+                         f"Ambush roll counts as a 3+ (AMB-10)")
+    combined = [" + ".join((unit, *members)) for unit, members in groups if members]
+    single = (f"; a Combined Unit makes a single roll (AMB-24): {', '.join(combined)}"
+              if combined else "")
+    raise InputError(f"{given}: one D6 for each unit in Ambush (AMB-07){single}")
+
+
 @RULESET.handle(RollAmbush)
 def decide_roll_ambush(d: Decision, cmd: RollAmbush) -> None:
     """AMB-07, AMB-24: roll one D6 per Ambushing unit, a single one per Combined Unit
@@ -85,6 +107,7 @@ def decide_roll_ambush(d: Decision, cmd: RollAmbush) -> None:
     check_rolls_owed(state)
     automatic = counts_as_three_plus(state.round)
     groups = roll_groups(state, state.active_player)
+    check_dice_supplied(d, state, groups, automatic)
     d.emit(AmbushRollsMade(player=state.active_player, game_turn=state.round))
     for unit, members in groups:
         roll = None if automatic else d.roll("Ambush arrival", 1, 6, unit)[0]
