@@ -26,6 +26,7 @@ from domain.t9a.placement import (
 from domain.t9a.rolls import counts_as_three_plus
 from domain.t9a.rules import RULESET, as_t9a
 from domain.t9a.units import T9AState, T9AUnit
+from domain.words import agrees, listed
 from events.t9a import ScoringLost, UnitArrivedFromAmbush
 
 #: AMB-27: arriving in this Game Turn loses Scoring.
@@ -115,7 +116,8 @@ def check_corners_within_reach(state: T9AState, unit: T9AUnit, arrival: Arrival)
         gaps = ", ".join(f"{gap:.2f}\"" for gap in corner_distances(arrival.rect, arrival.point))
         raise RuleViolation(
             "AMB-13",
-            f"only {sum(inside)} of the unit's 4 corners are within {ARRIVAL_REACH:g}\" of the "
+            f"only {sum(inside)} of the unit's 4 corners {agrees(sum(inside), 'is', 'are')} "
+            f"within {ARRIVAL_REACH:g}\" of the "
             f"chosen point (corner distances: {gaps}); at least {MIN_CORNERS_IN_REACH} must be",
         )
 
@@ -143,7 +145,7 @@ def check_nothing_between(state: T9AState, unit: T9AUnit, arrival: Arrival) -> N
     if blockers:
         raise RuleViolation(
             "AMB-16",
-            f"{', '.join(blockers)} lies between {unit.id}'s footprint and the chosen point "
+            f"{listed(blockers, 'lies', 'lie')} between {unit.id}'s footprint and the chosen point "
             f"({arrival.point[0]:g}, {arrival.point[1]:g})",
         )
 

@@ -9,6 +9,7 @@ from domain.errors import RuleViolation
 from domain.w40k.catalog import AutoPassBattleShockEffect, stratagems_of
 from domain.w40k.commands import TestBattleShock
 from domain.w40k.state import W40KState, W40KUnit, game, phase_key
+from domain.words import counted
 from events.w40k import BattleShockRecovered, BattleShockTested, BattleShockTestsDue
 
 
@@ -40,8 +41,8 @@ def decide_test_battle_shock(d: Decision, cmd: TestBattleShock) -> None:
         raise RuleViolation(
             "CORE-BATTLE-SHOCK",
             f"{unit.id} has no Battle-shock test due ({unit.models} of "
-            f"{unit.starting_strength} models; tests are due at the start of the Command "
-            f"phase for units below half strength)",
+            f"{counted(unit.starting_strength, 'model')}; tests are due at the start of the "
+            f"Command phase for units below half strength)",
         )
     take_battle_shock_test(d, unit)
 

@@ -36,7 +36,7 @@ def test_a_unit_at_or_above_half_strength_has_no_test_due(run: Run) -> None:
 
     assert refused(result, 0) == "CORE-BATTLE-SHOCK"
     assert step(result, 0)["message"] == (
-        "r2 has no Battle-shock test due (1 of 1 models; tests are due at the start of the "
+        "r2 has no Battle-shock test due (1 of 1 model; tests are due at the start of the "
         "Command phase for units below half strength)")
 
 
