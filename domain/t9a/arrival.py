@@ -12,7 +12,7 @@ from collections.abc import Callable
 from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.geometry import Rect
-from domain.t9a.ambushers import FIRST_ROLL_TURN
+from domain.t9a.ambushers import FIRST_ROLL_TURN, counts_as_three_plus
 from domain.t9a.arrival_points import ARRIVAL_POINTS
 from domain.t9a.commands import Arrive
 from domain.t9a.footing import check_formation, check_unit_spacing, check_wholly_on_board
@@ -23,7 +23,6 @@ from domain.t9a.placement import (
     corner_distances,
     corners_in_reach,
 )
-from domain.t9a.rolls import counts_as_three_plus
 from domain.t9a.rules import RULESET, as_t9a
 from domain.t9a.units import T9AState, T9AUnit
 from domain.words import agrees, listed

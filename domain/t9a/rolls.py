@@ -9,7 +9,13 @@ from __future__ import annotations
 from domain.decision import Decision
 from domain.dice import dice
 from domain.errors import InputError, RuleViolation
-from domain.t9a.ambushers import FIRST_ROLL_TURN, has_movement_begun, roll_groups, rolls_due
+from domain.t9a.ambushers import (
+    FIRST_ROLL_TURN,
+    counts_as_three_plus,
+    has_movement_begun,
+    roll_groups,
+    rolls_due,
+)
 from domain.t9a.commands import RollAmbush
 from domain.t9a.machine import MOVEMENT
 from domain.t9a.rules import RULESET, as_t9a
@@ -18,8 +24,6 @@ from events.t9a import AmbushRollResolved, AmbushRollsMade
 
 #: AMB-09: the roll needed to arrive.
 ARRIVAL_ROLL = 3
-#: AMB-10: in these Player Turns the roll always counts as a 3+.
-AUTOMATIC_ARRIVAL_TURNS = (5, 6)
 
 
 def check_roll_turn(state: T9AState) -> None:
@@ -63,12 +67,6 @@ def check_rolls_owed(state: T9AState) -> None:
         )
     if not roll_groups(state, player):
         raise RuleViolation("AMB-07", f"{player} has no units in Ambush to roll for")
-
-
-def counts_as_three_plus(game_turn: int) -> bool:
-    """AMB-10: during your Player Turns 5 and 6 the roll always counts as a 3+ (no die
-    is rolled: A-AMB-18)."""
-    return game_turn in AUTOMATIC_ARRIVAL_TURNS
 
 
 def arrives_on(roll: int) -> bool:

@@ -117,3 +117,19 @@ def test_amb_21_a_host_with_no_ambush_at_all_says_so(t9a: Scene) -> None:
         "red-spears has no Ambush, so it is never placed in Ambush; red-hero can join "
         "only a unit placed in Ambush")
     assert result["state"]["units"]["red-hero"]["status"] == "reserve"
+
+
+def test_amb_07_leaving_the_movement_phase_of_player_turn_5_says_no_die_is_rolled(
+    t9a: Scene,
+) -> None:
+    """AMB-07 with AMB-10: the rolls are still owed in Player Turn 5, but the
+    refusal does not ask for dice: no die is rolled then."""
+    result = t9a([ambusher()], [AMBUSH, *to_movement(5), {"by": "red", "do": "next_phase"}])
+
+    assert accepted_until_last(result)
+    assert last(result)["rule"] == "AMB-07"
+    message = last(result)["message"]
+    assert "must roll for" not in message
+    assert message.startswith("red must take the Ambush rolls (roll_ambush, with no dice: in "
+                              "Player Turn 5 no die is rolled")
+    assert "before leaving the Movement Phase of Player Turn 5" in message
