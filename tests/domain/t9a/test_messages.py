@@ -133,3 +133,18 @@ def test_amb_07_leaving_the_movement_phase_of_player_turn_5_says_no_die_is_rolle
     assert message.startswith("red must take the Ambush rolls (roll_ambush, with no dice: in "
                               "Player Turn 5 no die is rolled")
     assert "before leaving the Movement Phase of Player Turn 5" in message
+
+
+def test_amb_16_two_things_between_lie_between(t9a: Scene) -> None:
+    """AMB-16: with two blockers the verb agrees ("… lie between")."""
+    strips = [{"id": f"rock-{name}", "kind": "impassable",
+               "polygon": [[35.8, y], [36.2, y], [36.2, y + 0.2], [35.8, y + 0.2]]}
+              for name, y in (("a", 1.0), ("b", 2.0))]
+    steps = [AMBUSH, *to_movement(2), {**ROLL, "dice": [5]}, arrive(x=36, y=4.5)]
+
+    result = t9a([ambusher()], steps, terrain=strips)
+
+    assert accepted_until_last(result), result["steps"]
+    assert last(result)["rule"] == "AMB-16"
+    assert last(result)["message"].startswith(
+        "impassable rock-a, impassable rock-b lie between red-scouts's footprint")
