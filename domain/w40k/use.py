@@ -79,24 +79,32 @@ def check_use(
     return targets, cost
 
 
+#: Why a barred reactive use had no window: none opened, or it does not name the player.
+NO_WINDOW_FOR = "no stratagem window opened for {player} when {when}"
+NOT_NAMED = "the stratagem window for {when} does not name {player}"
+
+
 def check_timing_or_bar(d: Decision, cmd: UseStratagem, stratagem: Stratagem) -> Moment:
     """STR-04: the moment of the use. A reactive use refused because no window is
-    open, just after a trigger it answers, is refused for what kept the window
-    from opening for the player (STR-07, STR-09, STR-10, STR-12, STR-15), as the
-    same use would be while another stratagem held a window open."""
+    open just after a trigger it answers, or because the open window does not name
+    the player, is refused for what kept the window from naming them (STR-07,
+    STR-09, STR-10, STR-12, STR-15), as the same use would be if it did."""
     state = game(d)
     try:
         return check_timing(state, cmd.by, stratagem)
     except RuleViolation:
-        missed = last_trigger(d) if state.reaction_window is None else None
+        window = state.reaction_window
+        missed: Moment | None = None
+        if window is None:
+            missed, why = last_trigger(d), NO_WINDOW_FOR
+        elif window.kind == "stratagem" and cmd.by not in window.eligible:
+            missed, why = Moment.now(state), NOT_NAMED
         if missed is not None and is_timely(state, cmd.by, stratagem, missed):
             try:
                 check_use(state, cmd, stratagem, missed)
             except RuleViolation as bar:
-                raise RuleViolation(
-                    bar.rule, f"{bar.message}; so no stratagem window opened for {cmd.by} "
-                              f"when {describe(missed)}"
-                ) from None
+                so = why.format(player=cmd.by, when=describe(missed))
+                raise RuleViolation(bar.rule, f"{bar.message}; so {so}") from None
         raise
 
 

@@ -5,7 +5,7 @@ open; STR-04 ("no stratagem window is open") only when the timing is wrong."""
 from __future__ import annotations
 
 from .conftest import Run
-from .helpers import NEXT, PASS_BLUE, codex, refused, step
+from .helpers import NEXT, PASS_BLUE, SHOOT_B1, TO_RED_SHOOTING, codex, refused, step
 
 MOVE_R1 = {"by": "red", "do": "move", "unit": "r1", "x": 10, "y": 12}
 MOVE_R2 = {"by": "red", "do": "move", "unit": "r2", "x": 20, "y": 12}
@@ -105,3 +105,25 @@ def test_str_04_still_cited_when_the_timing_is_wrong(run: Run) -> None:
     assert step(result, 0)["accepted"]
     assert refused(result, 1) == "STR-04"
     assert "no stratagem window is open" in str(step(result, 1)["message"])
+
+
+def test_str_15_a_window_that_does_not_name_the_player_cites_the_bar(run: Run) -> None:
+    """STR-15: red's shot opens a window for blue only; red's own reactive
+    stratagem for that trigger costs more CP than red has, so the window does not
+    name red; its use is refused for STR-15, not STR-04 ("may not use it now")."""
+    cover = {"id": "covering-fire", "name": "Covering Fire", "category": "battle_tactic",
+             "cp": 9, "when": {"phases": ["shooting"], "turn": "yours",
+                               "triggers": ["shooting_target_selected"],
+                               "triggered_by": "friendly", "text": "Just after you shoot."},
+             "target": {"side": "friendly"}, "effect": {"kind": "record", "text": "recorded"}}
+    use = {"by": "red", "do": "use_stratagem", "stratagem": "covering-fire", "targets": ["r2"]}
+
+    result = run([*TO_RED_SHOOTING, SHOOT_B1, use], catalogs=[codex(cover)])
+
+    assert all(step(result, i)["accepted"] for i in range(4)), result["steps"]
+    assert result["state"]["reaction_window"]["eligible"] == ["blue"]
+    assert refused(result, 4) == "STR-15"
+    message = str(step(result, 4)["message"])
+    assert message.startswith("Covering Fire costs 9CP (9 base); red has ")
+    assert message.endswith("; so the stratagem window for r1 selected b1 as its target does "
+                            "not name red")
