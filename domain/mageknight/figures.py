@@ -300,7 +300,13 @@ def place_rider(
     ignore = {mount.id, rider.id}
     if at is not None:
         disc = Disc(at[0], at[1], rider.base)
-        if not is_touching(disc, mount_base) or overlaps(disc, mount_base):
+        if overlaps(disc, mount_base):
+            raise RuleViolation(
+                "MNT-76",
+                f"a base at ({at[0]:g}, {at[1]:g}) would stand on {mount.id}'s base; the rider "
+                f"must be placed in contact with its mount, beside it",
+            )
+        if not is_touching(disc, mount_base):
             raise RuleViolation(
                 "MNT-76",
                 f'a base at ({at[0]:g}, {at[1]:g}) is {distance(disc, mount_base):.2f}" '

@@ -180,3 +180,18 @@ def contact_line(mount: Rect, r: float, step: float) -> list[tuple[float, float]
             a = math.radians(start + k)
             points.append((cx + r * math.cos(a), cy + r * math.sin(a)))
     return points
+
+
+def test_mnt_76_a_spot_on_the_mount_says_it_overlaps(run: Run) -> None:
+    """MNT-76: `at` on the mount's own base is refused as standing on it, not as
+    being 0.00" away from it."""
+    steps = [TO_ACTION, {"by": "red", "do": "dismount", "figure": "m1", "at": [10.5, 10]}]
+
+    result, state = run(cavalry(), steps)
+
+    assert result["steps"][0]["accepted"]
+    refusal = result["steps"][1]
+    assert refusal["rule"] == "MNT-76" and not refusal["accepted"]
+    assert refusal["message"] == ("a base at (10.5, 10) would stand on m1's base; the rider "
+                                  "must be placed in contact with its mount, beside it")
+    assert state.units["r1"].mount == "m1"
