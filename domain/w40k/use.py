@@ -13,7 +13,7 @@ from domain.errors import InputError, RuleViolation
 from domain.w40k.catalog import Stratagem, stratagems_of
 from domain.w40k.commands import PassStratagem, UseStratagem
 from domain.w40k.cost import Cost, check_can_pay, cost_of
-from domain.w40k.effects import check_effect, resolve_effect
+from domain.w40k.effects import check_effect, check_room_to_arrive, resolve_effect
 from domain.w40k.limits import (
     check_once_per_phase,
     check_one_stratagem_per_unit,
@@ -68,12 +68,14 @@ def decide_use_stratagem(d: Decision, cmd: UseStratagem) -> None:
 def check_use(
     state: W40KState, cmd: UseStratagem, stratagem: Stratagem, moment: Moment
 ) -> tuple[list[W40KUnit], Cost]:
-    """The limits (STR-09, STR-07), the targets (STR-12, STR-10) and the cost
-    (STR-14, STR-15) of a use at `moment`: the targets and the cost, or refused."""
+    """The limits (STR-09, STR-07), the targets (STR-12, STR-10), room to set an
+    arriving unit up (STR-16) and the cost (STR-14, STR-15) of a use at `moment`:
+    the targets and the cost, or refused."""
     check_once_per_phase(state, cmd.by, stratagem, moment)
     check_restrictions(state, cmd.by, stratagem, moment)
     targets = select_targets(state, cmd.by, stratagem, cmd.targets, moment)
     check_one_stratagem_per_unit(state, cmd.by, stratagem, cmd.targets, moment)
+    check_room_to_arrive(state, cmd.by, stratagem, targets)
     cost = cost_of(state, cmd.by, stratagem, cmd.sections, moment)
     check_can_pay(state, cmd.by, stratagem, cost)
     return targets, cost

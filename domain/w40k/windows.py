@@ -18,6 +18,7 @@ from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.w40k.catalog import Stratagem, stratagems_of
 from domain.w40k.cost import check_can_pay, cost_of
+from domain.w40k.effects import has_room_to_arrive
 from domain.w40k.limits import (
     check_once_per_phase,
     check_restrictions,
@@ -75,6 +76,7 @@ def can_use(state: W40KState, player: str, stratagem: Stratagem, moment: Moment)
         u for u in state.units.values()
         if target_problem(state, player, stratagem, u, moment) is None
         and may_target(state, player, stratagem, u.id, moment)
+        and has_room_to_arrive(state, player, stratagem, u)
     ]
     return len(candidates) >= stratagem.target.count
 

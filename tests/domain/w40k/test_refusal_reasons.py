@@ -4,6 +4,9 @@ open; STR-04 ("no stratagem window is open") only when the timing is wrong."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from .conftest import Run
 from .helpers import NEXT, PASS_BLUE, SHOOT_B1, TO_RED_SHOOTING, codex, refused, step
 
@@ -11,6 +14,7 @@ MOVE_R1 = {"by": "red", "do": "move", "unit": "r1", "x": 10, "y": 12}
 MOVE_R2 = {"by": "red", "do": "move", "unit": "r2", "x": 20, "y": 12}
 OVERWATCH = {"by": "blue", "do": "use_stratagem", "stratagem": "fire-overwatch",
              "targets": ["b1"]}
+Play = Callable[[dict[str, Any]], dict[str, Any]]
 CHARGE_R1 = {"by": "red", "do": "declare_charge", "unit": "r1", "targets": ["b1"]}
 INGRESS = {"by": "blue", "do": "use_stratagem", "stratagem": "rapid-ingress",
            "targets": ["b2"], "at": [40, 40]}
@@ -127,3 +131,37 @@ def test_str_15_a_window_that_does_not_name_the_player_cites_the_bar(run: Run) -
     assert message.startswith("Covering Fire costs 9CP (9 base); red has ")
     assert message.endswith("; so the stratagem window for r1 selected b1 as its target does "
                             "not name red")
+
+
+def test_str_16_no_room_anywhere_opens_no_rapid_ingress_window(play: Play) -> None:
+    """STR-16 (find room exactly): on a 12" board with red's unit in the middle,
+    no spot is more than 9" from it, so the end of red's Movement phase opens no
+    window for Rapid Ingress, and a use is refused for that, not STR-04."""
+    script = {"ruleset": "w40k-10", "seed": 1, "board": {"width": 12, "height": 12},
+              "terrain": [], "players": ["red", "blue"], "options": {"cp": 3},
+              "units": [{"id": "r1", "owner": "red", "x": 6, "y": 6},
+                        {"id": "b2", "owner": "blue", "status": "reserve"}],
+              "steps": [NEXT, NEXT, {**INGRESS, "at": [11, 11]}]}
+
+    result = play(script)
+
+    assert step(result, 0)["accepted"]
+    assert step(result, 1)["events"] == ["StepTaken", "PhaseStarted"], "no window opened"
+    assert refused(result, 2) == "STR-16"
+    assert str(step(result, 2)["message"]).startswith(
+        "Rapid Ingress sets b2 up more than 9\" from enemy units; there is no such spot on the "
+        "battlefield")
+
+
+def test_str_16_a_corner_far_enough_still_opens_the_window(play: Play) -> None:
+    """STR-16: on a 24" board a corner is more than 9" away, so the window opens."""
+    script = {"ruleset": "w40k-10", "seed": 1, "board": {"width": 24, "height": 24},
+              "terrain": [], "players": ["red", "blue"], "options": {"cp": 3},
+              "units": [{"id": "r1", "owner": "red", "x": 12, "y": 12},
+                        {"id": "b2", "owner": "blue", "status": "reserve"}],
+              "steps": [NEXT, NEXT, {**INGRESS, "at": [22, 22]}]}
+
+    result = play(script)
+
+    assert "ReactionWindowOpened" in step(result, 1)["events"]
+    assert step(result, 2)["accepted"], step(result, 2)
