@@ -61,6 +61,11 @@ def check_start_of_movement_phase(state: T9AState, *, rolling: bool) -> None:
 def check_rolls_owed(state: T9AState) -> None:
     """AMB-07: one D6 for each unit placed in Ambush, once in each of your Player Turns."""
     player = state.active_player
+    if state.ambush_rolled.get(player) == state.round and counts_as_three_plus(state.round):
+        raise RuleViolation(
+            "AMB-07", f"{player} has already taken the Ambush rolls of Player Turn "
+                      f"{state.round} (no die is rolled then: every roll counts as a 3+, AMB-10)"
+        )
     if state.ambush_rolled.get(player) == state.round:
         raise RuleViolation(
             "AMB-07", f"{player} has already rolled for Ambush in Player Turn {state.round}"

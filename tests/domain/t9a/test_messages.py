@@ -148,3 +148,17 @@ def test_amb_16_two_things_between_lie_between(t9a: Scene) -> None:
     assert last(result)["rule"] == "AMB-16"
     assert last(result)["message"].startswith(
         "impassable rock-a, impassable rock-b lie between red-scouts's footprint")
+
+
+def test_amb_07_a_second_roll_ambush_in_player_turn_5_does_not_speak_of_rolling(
+    t9a: Scene,
+) -> None:
+    """AMB-07 with AMB-10: the second roll_ambush of Player Turn 5 is refused, and
+    the message says the rolls were taken (no die is rolled then)."""
+    result = t9a([ambusher()], [AMBUSH, *to_movement(5), ROLL, ROLL])
+
+    assert accepted_until_last(result)
+    assert last(result)["rule"] == "AMB-07"
+    assert last(result)["message"] == (
+        "red has already taken the Ambush rolls of Player Turn 5 (no die is rolled then: "
+        "every roll counts as a 3+, AMB-10)")
