@@ -23,6 +23,13 @@ Draw = tuple[tuple[int, ...], DiceSourceKind, "int | None"]
 SEED_DOMAIN = "warledger-seed-v1:"
 
 
+def dice(count: int) -> str:
+    """A number of dice in words: "1 die", "2 dice", "no die"."""
+    if count == 0:
+        return "no die"
+    return f"{count} {'die' if count == 1 else 'dice'}"
+
+
 def seed_commitment(seed: int) -> str:
     """The public commitment to a seed: SHA-256 of a domain tag and the seed."""
     return hashlib.sha256(f"{SEED_DOMAIN}{seed}".encode()).hexdigest()
@@ -82,9 +89,10 @@ class DiceSource:
 
     def _take_reusable(self, count: int, sides: int) -> tuple[int, ...]:
         if self.reusable and self.physical is not None:
+            queued = len(self.reusable)
             raise InputError(
-                f"{len(self.reusable)} dice of undone steps are queued and are used first; "
-                "this step may not supply dice of its own"
+                f"{dice(queued)} of undone steps {'is' if queued == 1 else 'are'} queued and "
+                f"used first; this step may not supply dice of its own"
             )
         taken: list[int] = []
         while self.reusable and len(taken) < count and 1 <= self.reusable[0] <= sides:
@@ -112,5 +120,5 @@ class DiceSource:
         """Refuse a step that supplied more physical dice than it rolled."""
         if self.physical:
             raise InputError(
-                f"the step supplied {len(self.physical)} more dice than it rolled"
+                f"the step supplied {dice(len(self.physical))} more than it rolled"
             )

@@ -24,6 +24,7 @@ from domain.errors import RuleViolation
 from domain.game import Game
 from domain.gate import decide
 from domain.history import History, LogHistory
+from domain.words import counted
 from events.base import Fact
 from events.core import GameStarted, StepTaken
 from events.envelope import GENESIS_HASH, GameEvent, chain_hash, hashed_body
@@ -46,7 +47,8 @@ class Verdict:
         """One human line."""
         if self.ok:
             return (
-                f"ok: {self.events} events, {self.steps} steps; hash chain and every "
+                f"ok: {counted(self.events, 'event')}, {counted(self.steps, 'step')}; hash chain "
+                f"and every "
                 f"decision check out; head {self.head_hash}"
             )
         return f"BAD event {self.bad_version}: {self.reason}"

@@ -24,6 +24,7 @@ from domain.mageknight.figures import (
     units_on_table,
 )
 from domain.mageknight.state import Figure, MageKnightState
+from domain.words import agrees, counted
 from events.mageknight import ActionAssigned, FigureMoved, PlayerTurnEnded, TokensRemoved
 
 MOVEMENT_ABILITIES = frozenset({"flight", "aquatic", "quickness", "double_move", "stealth"})
@@ -54,7 +55,8 @@ def check_actions_left(state: MageKnightState) -> None:
     if state.actions_used >= allowed:
         raise RuleViolation(
             "CORE-MK-ACTIONS-PER-TURN",
-            f"{state.actions_used} of {allowed} actions have been assigned this turn",
+            f"{state.actions_used} of {counted(allowed, 'action')} "
+            f"{agrees(state.actions_used, 'has', 'have')} been assigned this turn",
         )
 
 

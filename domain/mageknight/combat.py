@@ -29,7 +29,7 @@ from domain.mageknight.figures import (
     unit_of,
     units_on_table,
 )
-from domain.mageknight.horsemanship import horsemanship_penalty
+from domain.mageknight.horsemanship import horsemanship_note, horsemanship_penalty
 from domain.mageknight.impale import check_no_weapon_master, impale_bonus
 from domain.mageknight.restrictions import check_cavalry_may_use
 from domain.mageknight.rules import RULESET
@@ -153,9 +153,9 @@ def resolve_attack(
     aimed = aimed or targets[0].id
     roll = sum(d.roll(f"{kind} attack", 2, 6, subject=base.id))
     for target in targets:
-        modifier = rear_arc_bonus(state, unit, target) + horsemanship_penalty(
-            state, target, kind, aimed
-        )
+        rear = rear_arc_bonus(state, unit, target)
+        penalty = horsemanship_penalty(state, target, kind, aimed)
+        modifier = rear + penalty
         defense = defense_value(state, base, unit, target, kind)
         attack = attack_value(base)
         hit = roll + attack + modifier >= defense
@@ -173,6 +173,10 @@ def resolve_attack(
                 damage=damage,
             )
         )
+        if penalty:
+            d.cite("MNT-90", horsemanship_note(
+                base, target, kind, roll, attack, {"Horsemanship": penalty, "rear arc": rear},
+                defense))
         if hit:
             deal_damage(d, state.units[target.id], damage)
 

@@ -6,10 +6,14 @@ A cavalry unit answers as one figure on the mount's base (MNT-32 … MNT-34).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
+import shapely
+import shapely.ops
+from shapely.geometry import LineString, Polygon, box
 from shapely.geometry import Point as ShapelyPoint
-from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
 
 from domain.errors import InputError, RuleViolation
 from domain.geometry import (
@@ -18,6 +22,7 @@ from domain.geometry import (
     Footprint,
     Rect,
     distance,
+    heading_vector,
     is_wholly_on_board,
     segment,
     swept_area,
@@ -204,25 +209,81 @@ def is_free_spot(state: MageKnightState, shape: Footprint, ignore: set[str]) -> 
     )
 
 
-def spots_touching(mount: Rect, diameter: float) -> list[Point]:
-    """Centres where a round base of `diameter` touches the mount's base, rear first.
+#: Segments per quarter circle of the buffers the room search builds.
+ROOM_QUAD_SEGS = 64
+#: Room narrower than this (inches) is not looked for: every forbidden region is
+#: grown by it, so the point chosen stays clear of what it must not overlap.
+ROOM_MARGIN = 1e-4
 
-    Along each side (rear, left, right, front) the middle, the quarters and the
-    ends, pushed out by the base's radius.
-    """
-    r = diameter / 2.0
-    fl, fr, rr, rl = mount.corners
-    sides = ((rr, rl), (rl, fl), (fr, rr), (fl, fr))
-    cx, cy = mount.centre
-    spots: list[Point] = []
-    for (ax, ay), (bx, by) in sides:
-        mx, my = (ax + bx) / 2.0, (ay + by) / 2.0
-        length = ((mx - cx) ** 2 + (my - cy) ** 2) ** 0.5
-        nx, ny = (mx - cx) / length, (my - cy) / length
-        for t in (0.5, 0.25, 0.75, 0.0, 1.0):
-            px, py = ax + (bx - ax) * t, ay + (by - ay) * t
-            spots.append((px + nx * r, py + ny * r))
-    return spots
+
+def grown(shape: Footprint | Polygon, by: float) -> Polygon:
+    """`shape` grown by `by` inches, a little more than exactly: the buffer's
+    polygon circumscribes its round parts, plus ROOM_MARGIN."""
+    geometry = ShapelyPoint(shape.centre) if isinstance(shape, Disc) else (
+        shape.polygon if isinstance(shape, Rect) else shape)
+    if isinstance(shape, Disc):
+        by += shape.radius
+    slack = by / math.cos(math.pi / (4 * ROOM_QUAD_SEGS)) - by + ROOM_MARGIN
+    result: Polygon = geometry.buffer(by + slack, quad_segs=ROOM_QUAD_SEGS)
+    return result
+
+
+def contact_room(
+    state: MageKnightState, mount_base: Rect, radius: float, ignore: set[str]
+) -> BaseGeometry:
+    """MNT-56, MNT-78, MNT-107: every centre where a round base of `radius` touches
+    the mount's base and overlaps nothing: the line at `radius` around the mount,
+    less the ground near other bases and blocking or impassable terrain, within
+    the part of the board that keeps the base wholly on it. Lines (possibly none)."""
+    line = mount_base.polygon.buffer(radius, quad_segs=ROOM_QUAD_SEGS).exterior
+    width, height = state.board.width, state.board.height
+    if width < 2 * radius or height < 2 * radius:
+        return LineString()
+    forbidden = [grown(body(state, other), radius)
+                 for other in units_on_table(state) if other.id not in ignore]
+    forbidden += [grown(polygon(list(piece.polygon)), radius)
+                  for piece in state.terrain if piece.kind in BLOCKS_PLACEMENT]
+    room = line.intersection(box(radius, radius, width - radius, height - radius))
+    if forbidden:
+        room = room.difference(shapely.union_all(forbidden))
+    return room
+
+
+def rear_middle(mount_base: Rect, radius: float) -> Point:
+    """The spot behind the middle of the mount's rear side, touching it."""
+    (ax, ay), (bx, by) = mount_base.rear_edge
+    hx, hy = heading_vector(mount_base.facing)
+    return ((ax + bx) / 2 - hx * radius, (ay + by) / 2 - hy * radius)
+
+
+def onto_contact(mount_base: Rect, radius: float, spot: Point) -> Point:
+    """The spot moved onto the exact contact line: `radius` from the mount's base
+    (the buffer's round corners are polygons), rounded to 1e-9"."""
+    near = shapely.ops.nearest_points(mount_base.polygon, ShapelyPoint(spot))[0]
+    dx, dy = spot[0] - near.x, spot[1] - near.y
+    length = math.hypot(dx, dy)
+    if length == 0.0:
+        return spot
+    x, y = near.x + dx * radius / length, near.y + dy * radius / length
+    return (round(x, 9) + 0.0, round(y, 9) + 0.0)
+
+
+def room_candidates(room: BaseGeometry, mount_base: Rect, radius: float) -> list[Point]:
+    """INTERPRETATIONS CORE-MK-ROOM: of each stretch of room, its point nearest the
+    spot behind the middle of the rear side (then its middle, as a fallback); the
+    nearest first, ties to the smaller x, then the smaller y."""
+    wanted = rear_middle(mount_base, radius)
+    aim = ShapelyPoint(wanted)
+    ranked: list[tuple[float, float, float, int]] = []
+    for piece in shapely.get_parts(shapely.line_merge(room) if room.geom_type == "MultiLineString"
+                                   else room):
+        if piece.is_empty:
+            continue
+        for rank, point in enumerate((shapely.ops.nearest_points(piece, aim)[0],
+                                      piece.interpolate(0.5, normalized=True))):
+            x, y = onto_contact(mount_base, radius, (point.x, point.y))
+            ranked.append((round(math.dist((x, y), wanted), 9), x, y, rank))
+    return [(x, y) for _, x, y, _ in sorted(ranked, key=lambda c: (c[3], c[0], c[1], c[2]))]
 
 
 def place_rider(
@@ -230,15 +291,22 @@ def place_rider(
 ) -> Point:
     """Where the rider's own base goes, in contact with its mount (MNT-56, MNT-76).
 
-    With `at`, that spot must touch the mount and be free; without it, the first
-    free spot is taken. No spot at all raises `clause` (the "no room" rule).
+    With `at`, that spot must touch the mount and be free; without it, the room
+    is found exactly (`contact_room`) and one point of it chosen (CORE-MK-ROOM).
+    No spot at all raises `clause` (the "no room" rule).
     """
     mount_base = mount.footprint()
     assert isinstance(mount_base, Rect)
     ignore = {mount.id, rider.id}
     if at is not None:
         disc = Disc(at[0], at[1], rider.base)
-        if not is_touching(disc, mount_base) or overlaps(disc, mount_base):
+        if overlaps(disc, mount_base):
+            raise RuleViolation(
+                "MNT-76",
+                f"a base at ({at[0]:g}, {at[1]:g}) would stand on {mount.id}'s base; the rider "
+                f"must be placed in contact with its mount, beside it",
+            )
+        if not is_touching(disc, mount_base):
             raise RuleViolation(
                 "MNT-76",
                 f'a base at ({at[0]:g}, {at[1]:g}) is {distance(disc, mount_base):.2f}" '
@@ -249,8 +317,11 @@ def place_rider(
                 clause, f"there is no room for {rider.id}'s base at ({at[0]:g}, {at[1]:g})"
             )
         return at
-    for spot in spots_touching(mount_base, rider.base):
-        if is_free_spot(state, Disc(spot[0], spot[1], rider.base), ignore):
+    radius = rider.base / 2.0
+    for spot in room_candidates(contact_room(state, mount_base, radius, ignore), mount_base,
+                                radius):
+        disc = Disc(spot[0], spot[1], rider.base)
+        if is_touching(disc, mount_base) and is_free_spot(state, disc, ignore):
             return spot
     raise RuleViolation(
         clause, f"there is no room to place {rider.id}'s base in contact with {mount.id}"

@@ -42,3 +42,13 @@ def has_movement_begun(state: T9AState) -> bool:
         unit.owner == state.active_player and unit.moved is not None
         for unit in state.t9a_units()
     )
+
+
+#: AMB-10: in these Player Turns the roll always counts as a 3+.
+AUTOMATIC_ARRIVAL_TURNS = (5, 6)
+
+
+def counts_as_three_plus(game_turn: int) -> bool:
+    """AMB-10: during your Player Turns 5 and 6 the roll always counts as a 3+ (no die
+    is rolled: A-AMB-18)."""
+    return game_turn in AUTOMATIC_ARRIVAL_TURNS

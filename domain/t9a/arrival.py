@@ -12,7 +12,7 @@ from collections.abc import Callable
 from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.geometry import Rect
-from domain.t9a.ambushers import FIRST_ROLL_TURN
+from domain.t9a.ambushers import FIRST_ROLL_TURN, counts_as_three_plus
 from domain.t9a.arrival_points import ARRIVAL_POINTS
 from domain.t9a.commands import Arrive
 from domain.t9a.footing import check_formation, check_unit_spacing, check_wholly_on_board
@@ -25,6 +25,7 @@ from domain.t9a.placement import (
 )
 from domain.t9a.rules import RULESET, as_t9a
 from domain.t9a.units import T9AState, T9AUnit
+from domain.words import agrees, listed
 from events.t9a import ScoringLost, UnitArrivedFromAmbush
 
 #: AMB-27: arriving in this Game Turn loses Scoring.
@@ -65,7 +66,8 @@ def check_arrives_with_combined_unit(state: T9AState, unit: T9AUnit, arrival: Ar
 
 def check_rolled_three_plus(state: T9AState, unit: T9AUnit, arrival: Arrival) -> None:
     """AMB-09: only a unit that rolled 3+ this Player Turn (or counts as having done
-    so, AMB-10) arrives; before Player Turn 2 no unit has rolled at all (AMB-06)."""
+    so, AMB-10) arrives; before Player Turn 2 no unit has rolled at all (AMB-06). In
+    Player Turns 5 and 6 no die is rolled, but `roll_ambush` still comes first (AMB-10)."""
     if not unit.in_ambush or unit.joined_to is not None or unit.arrival_ready:
         return
     if state.round < FIRST_ROLL_TURN:
@@ -73,6 +75,13 @@ def check_rolled_three_plus(state: T9AState, unit: T9AUnit, arrival: Arrival) ->
             "AMB-06",
             f"{unit.id} cannot arrive in Player Turn {state.round}: Ambush rolls start in "
             f"Player Turn {FIRST_ROLL_TURN}",
+        )
+    if state.ambush_rolled.get(unit.owner) != state.round and counts_as_three_plus(state.round):
+        raise RuleViolation(
+            "AMB-10",
+            f"in Player Turn {state.round} no die is rolled: {unit.id}'s Ambush roll counts as "
+            f"a 3+, but the rolls are still taken at the start of the Movement Phase: "
+            f"roll_ambush first (with no dice), then arrive",
         )
     if state.ambush_rolled.get(unit.owner) != state.round:
         raise RuleViolation(
@@ -106,7 +115,8 @@ def check_corners_within_reach(state: T9AState, unit: T9AUnit, arrival: Arrival)
         gaps = ", ".join(f"{gap:.2f}\"" for gap in corner_distances(arrival.rect, arrival.point))
         raise RuleViolation(
             "AMB-13",
-            f"only {sum(inside)} of the unit's 4 corners are within {ARRIVAL_REACH:g}\" of the "
+            f"only {sum(inside)} of the unit's 4 corners {agrees(sum(inside), 'is', 'are')} "
+            f"within {ARRIVAL_REACH:g}\" of the "
             f"chosen point (corner distances: {gaps}); at least {MIN_CORNERS_IN_REACH} must be",
         )
 
@@ -134,7 +144,7 @@ def check_nothing_between(state: T9AState, unit: T9AUnit, arrival: Arrival) -> N
     if blockers:
         raise RuleViolation(
             "AMB-16",
-            f"{', '.join(blockers)} lies between {unit.id}'s footprint and the chosen point "
+            f"{listed(blockers, 'lies', 'lie')} between {unit.id}'s footprint and the chosen point "
             f"({arrival.point[0]:g}, {arrival.point[1]:g})",
         )
 

@@ -23,6 +23,10 @@ def check_same_ambush(model: T9AUnit, host: T9AUnit) -> None:
     the same X; so every model of the Combined Unit has the same Ambush (A-AMB-17)."""
     if not model.rules.attachable:
         raise RuleViolation("AMB-21", f"{model.id} is not an Attachable Model; it joins no unit")
+    if host.rules.ambush is None:
+        raise RuleViolation(
+            "AMB-21", f"{host.id} has no Ambush, so it is never placed in Ambush; {model.id} "
+            "can join only a unit placed in Ambush")
     if not host.in_ambush:
         raise RuleViolation("AMB-21", f"{host.id} is not placed in Ambush; {model.id} cannot "
                             "join it from Ambush")

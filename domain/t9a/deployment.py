@@ -10,6 +10,7 @@ from domain.t9a.commands import DeclareAmbush, Deploy
 from domain.t9a.footing import check_formation, check_unit_spacing, check_wholly_on_board
 from domain.t9a.rules import RULESET, as_t9a
 from domain.t9a.units import T9AUnit
+from domain.words import agrees, counted
 from events.t9a import AmbushDeclared, T9AUnitDeployed
 
 
@@ -23,7 +24,8 @@ def check_ambush_eligible(unit: T9AUnit) -> None:
         raise RuleViolation("AMB-02", f"{unit.id} does not have Ambush, so it cannot Ambush")
     raise RuleViolation(
         "AMB-02",
-        f"only {rules.ambush_models} of {unit.id}'s {unit.models} models have Ambush; "
+        f"only {rules.ambush_models or 0} of {unit.id}'s {counted(unit.models, 'model')} "
+        f"{agrees(rules.ambush_models or 0, 'has', 'have')} Ambush; "
         "the unit as a whole must have it",
     )
 

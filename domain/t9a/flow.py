@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from domain.decision import Decision
 from domain.errors import RuleViolation
-from domain.t9a.ambushers import is_ambush_eligible, rolls_due
+from domain.t9a.ambushers import counts_as_three_plus, is_ambush_eligible, rolls_due
 from domain.t9a.machine import CHARGE, DEPLOYMENT, MOVEMENT
 from domain.t9a.units import T9AState
 from events.t9a import AmbushArrivalPostponed, AmbushDeclared, T9AMovesReset, T9ARemovedAsCasualty
@@ -55,12 +55,21 @@ def ambush_undeployed_units(d: Decision, state: T9AState) -> None:
 def check_ambush_rolls_made(d: Decision, state: T9AState) -> None:
     """AMB-07: in each Player Turn from your second, roll for every Ambushing unit; the
     rolls cannot be skipped by leaving the Movement Phase (or the turn) without them."""
-    if d.dest != MOVEMENT and rolls_due(state):
+    if d.dest == MOVEMENT or not rolls_due(state):
+        return
+    roll = (f"{state.active_player} must roll for their Ambushing units (roll_ambush)"
+            if not counts_as_three_plus(state.round) else
+            f"{state.active_player} must take the Ambush rolls (roll_ambush, with no dice: in "
+            f"Player Turn {state.round} no die is rolled and every roll counts as a 3+, AMB-10)")
+    if state.phase == MOVEMENT:
         raise RuleViolation(
-            "AMB-07",
-            f"{state.active_player} must roll for their Ambushing units (roll_ambush) "
-            f"before leaving the Movement Phase of Player Turn {state.round}",
+            "AMB-07", f"{roll} before leaving the Movement Phase of Player Turn {state.round}"
         )
+    raise RuleViolation(
+        "AMB-07",
+        f"{roll} at the start of the Movement Phase of Player Turn {state.round}; ending "
+        f"Player Turn {state.round} from the {state.phase} phase would skip those rolls",
+    )
 
 
 def postpone_unplaced_arrivals(d: Decision, state: T9AState) -> None:

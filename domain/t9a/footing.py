@@ -10,6 +10,7 @@ from domain.errors import RuleViolation
 from domain.geometry import Obstacles, Rect
 from domain.t9a.placement import UNIT_SPACING, is_legal_formation, is_on_board, too_close
 from domain.t9a.units import T9AState, T9AUnit
+from domain.words import counted
 
 
 def check_formation(unit: T9AUnit, files: int, ranks: int, *, clause: str) -> None:
@@ -18,7 +19,8 @@ def check_formation(unit: T9AUnit, files: int, ranks: int, *, clause: str) -> No
     if not is_legal_formation(files, ranks, unit.models):
         raise RuleViolation(
             clause,
-            f"{unit.id} has {unit.models} models; {files} files × {ranks} ranks is not a legal "
+            f"{unit.id} has {counted(unit.models, 'model')}; {counted(files, 'file')} × "
+            f"{counted(ranks, 'rank')} is not a legal "
             f"formation (it needs more than {files * (ranks - 1)} and at most {files * ranks})",
         )
 

@@ -16,6 +16,7 @@ from domain.t9a.placement import obstacles
 from domain.t9a.rolls import check_start_of_movement_phase
 from domain.t9a.rules import RULESET, as_t9a
 from domain.t9a.units import MoveKind, T9AState, T9AUnit
+from domain.words import listed
 from events.t9a import T9AUnitMoved
 
 
@@ -56,7 +57,7 @@ def check_path_clear(unit: T9AUnit, start: Rect, end: Rect, index: Obstacles) ->
     blockers = index.blocking_ids(swept_area(start, end))
     if blockers:
         raise RuleViolation(
-            "CORE-MOVE-BLOCKED", f"{', '.join(blockers)} is in the way of {unit.id}'s Move"
+            "CORE-MOVE-BLOCKED", f"{listed(blockers, 'is', 'are')} in the way of {unit.id}'s Move"
         )
 
 

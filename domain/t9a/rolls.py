@@ -7,8 +7,15 @@ Combined Unit, in unit-id order.
 from __future__ import annotations
 
 from domain.decision import Decision
-from domain.errors import RuleViolation
-from domain.t9a.ambushers import FIRST_ROLL_TURN, has_movement_begun, roll_groups, rolls_due
+from domain.dice import dice
+from domain.errors import InputError, RuleViolation
+from domain.t9a.ambushers import (
+    FIRST_ROLL_TURN,
+    counts_as_three_plus,
+    has_movement_begun,
+    roll_groups,
+    rolls_due,
+)
 from domain.t9a.commands import RollAmbush
 from domain.t9a.machine import MOVEMENT
 from domain.t9a.rules import RULESET, as_t9a
@@ -17,8 +24,6 @@ from events.t9a import AmbushRollResolved, AmbushRollsMade
 
 #: AMB-09: the roll needed to arrive.
 ARRIVAL_ROLL = 3
-#: AMB-10: in these Player Turns the roll always counts as a 3+.
-AUTOMATIC_ARRIVAL_TURNS = (5, 6)
 
 
 def check_roll_turn(state: T9AState) -> None:
@@ -56,6 +61,11 @@ def check_start_of_movement_phase(state: T9AState, *, rolling: bool) -> None:
 def check_rolls_owed(state: T9AState) -> None:
     """AMB-07: one D6 for each unit placed in Ambush, once in each of your Player Turns."""
     player = state.active_player
+    if state.ambush_rolled.get(player) == state.round and counts_as_three_plus(state.round):
+        raise RuleViolation(
+            "AMB-07", f"{player} has already taken the Ambush rolls of Player Turn "
+                      f"{state.round} (no die is rolled then: every roll counts as a 3+, AMB-10)"
+        )
     if state.ambush_rolled.get(player) == state.round:
         raise RuleViolation(
             "AMB-07", f"{player} has already rolled for Ambush in Player Turn {state.round}"
@@ -64,15 +74,30 @@ def check_rolls_owed(state: T9AState) -> None:
         raise RuleViolation("AMB-07", f"{player} has no units in Ambush to roll for")
 
 
-def counts_as_three_plus(game_turn: int) -> bool:
-    """AMB-10: during your Player Turns 5 and 6 the roll always counts as a 3+ (no die
-    is rolled: A-AMB-18)."""
-    return game_turn in AUTOMATIC_ARRIVAL_TURNS
-
-
 def arrives_on(roll: int) -> bool:
     """AMB-09: a unit that rolls 3 or more arrives on the Battlefield if possible."""
     return roll >= ARRIVAL_ROLL
+
+
+def check_dice_supplied(
+    d: Decision, state: T9AState, groups: list[tuple[str, tuple[str, ...]]], automatic: bool
+) -> None:
+    """CORE-DICE (INPUT): physical dice given with `roll_ambush` must be the dice due:
+    none in Player Turns 5 and 6 (AMB-10), else one per unit in Ambush and a single
+    one per Combined Unit (AMB-07, AMB-24). Too many is refused here, saying why."""
+    supplied = d.dice.physical
+    due = 0 if automatic else len(groups)
+    if supplied is None or len(supplied) <= due:
+        return
+    verb = "is" if due < 2 else "are"
+    given = f"the step supplied {dice(len(supplied))}, but {dice(due)} {verb} due"
+    if automatic:
+        raise InputError(f"{given}: in Player Turn {state.round} no die is rolled, every "
+                         f"Ambush roll counts as a 3+ (AMB-10)")
+    combined = [" + ".join((unit, *members)) for unit, members in groups if members]
+    single = (f"; a Combined Unit makes a single roll (AMB-24): {', '.join(combined)}"
+              if combined else "")
+    raise InputError(f"{given}: one D6 for each unit in Ambush (AMB-07){single}")
 
 
 @RULESET.handle(RollAmbush)
@@ -85,6 +110,7 @@ def decide_roll_ambush(d: Decision, cmd: RollAmbush) -> None:
     check_rolls_owed(state)
     automatic = counts_as_three_plus(state.round)
     groups = roll_groups(state, state.active_player)
+    check_dice_supplied(d, state, groups, automatic)
     d.emit(AmbushRollsMade(player=state.active_player, game_turn=state.round))
     for unit, members in groups:
         roll = None if automatic else d.roll("Ambush arrival", 1, 6, unit)[0]

@@ -15,6 +15,7 @@ from pydantic import Field, PositiveFloat, field_validator, model_validator
 
 from domain.geometry import Rect
 from domain.state import GameState, StateModel, UnitState
+from domain.words import counted
 
 IN_AMBUSH = "ambush"
 MoveKind = Literal["advance", "march", "reform"]
@@ -115,7 +116,7 @@ class T9AUnit(UnitState):
             self.models = self.files * self.ranks
         if self.rules.ambush_models is not None and self.rules.ambush_models > self.models:
             raise ValueError(f"ambush_models is {self.rules.ambush_models}, but the unit has "
-                             f"only {self.models} models")
+                             f"only {counted(self.models, 'model')}")
         return self
 
     @property

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from domain.decision import Decision
 from domain.errors import RuleViolation
+from domain.w40k.catalog import AutoPassBattleShockEffect, stratagems_of
 from domain.w40k.commands import TestBattleShock
-from domain.w40k.state import W40KUnit, game
+from domain.w40k.state import W40KState, W40KUnit, game, phase_key
+from domain.words import counted
 from events.w40k import BattleShockRecovered, BattleShockTested, BattleShockTestsDue
 
 
@@ -29,14 +31,39 @@ def decide_test_battle_shock(d: Decision, cmd: TestBattleShock) -> None:
     at the start of its Command phase, not tested yet)."""
     state = game(d)
     unit = state.unit(cmd.unit)
+    taken = test_taken(state, unit)
+    if unit.id not in state.battle_shock_due and taken is not None:
+        raise RuleViolation(
+            "CORE-BATTLE-SHOCK",
+            f"{unit.id} has already taken its Battle-shock test this phase: {taken}",
+        )
     if unit.id not in state.battle_shock_due:
         raise RuleViolation(
             "CORE-BATTLE-SHOCK",
             f"{unit.id} has no Battle-shock test due ({unit.models} of "
-            f"{unit.starting_strength} models; tests are due at the start of the Command "
-            f"phase for units below half strength)",
+            f"{counted(unit.starting_strength, 'model')}; tests are due at the start of the "
+            f"Command phase for units below half strength)",
         )
     take_battle_shock_test(d, unit)
+
+
+def test_taken(state: W40KState, unit: W40KUnit) -> str | None:
+    """How the unit's Battle-shock test of this phase was taken, if it was: passed
+    by a stratagem (Insane Bravery), or its roll (the re-rolled one, if re-rolled)."""
+    catalog = stratagems_of(state.options)
+    for use in reversed(state.uses):
+        stratagem = catalog.get(use.stratagem)
+        if (use.phase_key == state.key() and unit.id in use.targets and stratagem is not None
+                and isinstance(stratagem.effect, AutoPassBattleShockEffect)):
+            return f"{use.name} ({use.use}) passed it automatically"
+    for roll in reversed(state.rolls):
+        if (roll.unit == unit.id and roll.purpose == "battle-shock" and roll.replaced_by is None
+                and phase_key(roll.round, roll.turn, roll.phase) == state.key()):
+            total = sum(roll.values)
+            verdict = "passed" if total >= unit.leadership else "failed"
+            return (f"{roll.ref} rolled {total} against Leadership {unit.leadership} and "
+                    f"{verdict}")
+    return None
 
 
 def take_battle_shock_test(d: Decision, unit: W40KUnit) -> None:

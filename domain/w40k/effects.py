@@ -8,6 +8,12 @@ Each effect kind has a check (run before anything is emitted) and a resolve.
 
 from __future__ import annotations
 
+import math
+
+import shapely
+from shapely.geometry import Point, box
+from shapely.geometry.base import BaseGeometry
+
 from domain.decision import Decision
 from domain.errors import InputError, RuleViolation
 from domain.geometry import Disc, is_wholly_on_board
@@ -150,6 +156,51 @@ def check_arrival(
                                       f"{cmd.at[0]:g}, {cmd.at[1]:g} it would be {near[1]:.2f}\" "
                                       f"from {near[0].id}")
     return placed
+
+
+#: Segments per quarter circle of the no-go discs of `arrival_room`.
+ROOM_QUAD_SEGS = 64
+
+
+def arrival_room(state: W40KState, player: str, unit: W40KUnit, more_than: float) -> BaseGeometry:
+    """STR-16 (Rapid Ingress), found exactly: every centre where the unit's base is
+    wholly on the battlefield and more than `more_than` inches from every enemy
+    unit (each no-go disc circumscribed, so a spot found is truly far enough)."""
+    r = unit.base / 2.0
+    width, height = state.board.width, state.board.height
+    if width < 2 * r or height < 2 * r:
+        return box(0, 0, 0, 0)
+    slack = 1.0 / math.cos(math.pi / (4 * ROOM_QUAD_SEGS))
+    no_go = [
+        Point(enemy.x, enemy.y).buffer((more_than + enemy.base / 2.0 + r) * slack + 1e-6,
+                                       quad_segs=ROOM_QUAD_SEGS)
+        for enemy in state.units.values()
+        if enemy.owner != player and enemy.footprint() is not None
+        and enemy.x is not None and enemy.y is not None
+    ]
+    room: BaseGeometry = box(r, r, width - r, height - r)
+    return room.difference(shapely.union_all(no_go)) if no_go else room
+
+
+def has_room_to_arrive(state: W40KState, player: str, stratagem: Stratagem,
+                       unit: W40KUnit) -> bool:
+    """Could the effect set this unit up anywhere (only an Arrive effect asks)?"""
+    effect = stratagem.effect
+    if not isinstance(effect, ArriveEffect):
+        return True
+    return not arrival_room(state, player, unit, effect.more_than).is_empty
+
+
+def check_room_to_arrive(state: W40KState, player: str, stratagem: Stratagem,
+                         targets: list[W40KUnit]) -> None:
+    """STR-16: an Arrive effect needs some spot to set its unit up at all."""
+    effect = stratagem.effect
+    for unit in targets:
+        if isinstance(effect, ArriveEffect) and not has_room_to_arrive(
+                state, player, stratagem, unit):
+            raise RuleViolation(
+                "STR-16", f"{stratagem.name} sets {unit.id} up more than {effect.more_than:g}\" "
+                          f"from enemy units; there is no such spot on the battlefield")
 
 
 # -- resolving ---------------------------------------------------------------------

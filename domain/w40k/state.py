@@ -10,6 +10,7 @@ from pydantic import Field, field_validator, model_validator
 from domain.decision import Decision
 from domain.geometry import Disc
 from domain.state import GameState, StateModel, UnitState
+from domain.words import agrees, counted
 
 #: A unit is within Engagement Range of another within 1" (10th edition core).
 ENGAGEMENT_RANGE = 1.0
@@ -53,12 +54,15 @@ class W40KUnit(UnitState):
         if self.wounds_left < 0:
             self.wounds_left = self.models * self.wounds
         if self.wounds_left > self.models * self.wounds:
-            raise ValueError(f"wounds_left {self.wounds_left} is more than its {self.models} "
-                             f"models of {self.wounds} wounds have")
+            raise ValueError(f"wounds_left {self.wounds_left} is more than its "
+                             f"{counted(self.models, 'model')} of "
+                             f"{counted(self.wounds, 'wound')} "
+                             f"{agrees(self.models, 'has', 'have')}")
         if self.status == "on_table" and self.models_for(self.wounds_left) != self.models:
             raise ValueError(
-                f"wounds_left {self.wounds_left} leaves {self.models_for(self.wounds_left)} "
-                f"models of {self.wounds} wounds (wounds pass from model to model), not "
+                f"wounds_left {self.wounds_left} leaves "
+                f"{counted(self.models_for(self.wounds_left), 'model')} of "
+                f"{counted(self.wounds, 'wound')} (wounds pass from model to model), not "
                 f"{self.models}; a unit with none left is removed")
         self.keywords = [k.lower() for k in self.keywords]
         return self

@@ -18,6 +18,7 @@ from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.w40k.catalog import Stratagem, stratagems_of
 from domain.w40k.cost import check_can_pay, cost_of
+from domain.w40k.effects import has_room_to_arrive
 from domain.w40k.limits import (
     check_once_per_phase,
     check_restrictions,
@@ -26,7 +27,13 @@ from domain.w40k.limits import (
 from domain.w40k.state import W40KState, game
 from domain.w40k.targets import target_problem
 from domain.w40k.timing import TIMING, Moment, TimingCursor, is_timely
-from events.core import ReactionDeclared, ReactionWindowClosed, ReactionWindowOpened
+from events.base import Fact
+from events.core import (
+    PhaseStarted,
+    ReactionDeclared,
+    ReactionWindowClosed,
+    ReactionWindowOpened,
+)
 
 PhaseEnd = Literal["next_phase", "end_turn"]
 
@@ -69,6 +76,7 @@ def can_use(state: W40KState, player: str, stratagem: Stratagem, moment: Moment)
         u for u in state.units.values()
         if target_problem(state, player, stratagem, u, moment) is None
         and may_target(state, player, stratagem, u.id, moment)
+        and has_room_to_arrive(state, player, stratagem, u)
     ]
     return len(candidates) >= stratagem.target.count
 
@@ -122,3 +130,70 @@ def end_phase(d: Decision, command: PhaseEnd) -> None:
         turns.decide_next_phase(d, NextPhase(by=state.active_player))
     else:
         turns.decide_end_turn(d, EndTurn(by=state.active_player))
+
+
+# -- a trigger that opened no window for a player --------------------------------------------
+#: The facts of the unit actions that are triggers, and the trigger each is.
+TRIGGER_FACTS = {
+    "UnitMoved": "unit_moved",
+    "ShootingTargetSelected": "shooting_target_selected",
+    "ChargeDeclared": "charge_declared",
+    "ChargeMoveEnded": "charge_move_ended",
+    "UnitFought": "unit_fought",
+}
+
+
+def last_trigger(d: Decision) -> Moment | None:
+    """The trigger that happened just before this step: the last step that did
+    not merely answer a window (its window's moment, or its own trigger), or None.
+
+    Read from the game's history (a refusal writes nothing, so nothing depends on
+    it); without a history the answer is None.
+    """
+    step = game(d).step - 1
+    try:
+        while step >= 1:
+            facts = d.history.facts_of(step)
+            if not any(isinstance(f, ReactionDeclared) for f in facts):
+                return moment_of_step(d, step, facts)
+            step -= 1
+    except LookupError:
+        return None
+    return None
+
+
+def moment_of_step(d: Decision, step: int, facts: list[Fact]) -> Moment | None:
+    """The trigger moment a step made, if any (CORE-STRATAGEM-WINDOW,
+    CORE-PHASE-END-WINDOW)."""
+    state = game(d)
+    for fact in facts:
+        if isinstance(fact, ReactionWindowOpened) and fact.kind == "stratagem":
+            c = fact.context
+            return Moment(c["round"], c["turn"], c["phase"], c["trigger"], c["unit"],
+                          c["target"])
+    for fact in facts:
+        trigger = TRIGGER_FACTS.get(fact.type)
+        if trigger is not None:
+            shot = trigger == "shooting_target_selected"
+            target = getattr(fact, "target", None) if shot else None
+            return Moment(state.round, state.active_player, state.phase, trigger,
+                          getattr(fact, "unit", None), target)
+    if any(isinstance(f, PhaseStarted) for f in facts):
+        before = d.history.state_before(step)
+        if before.phase == "movement":
+            return Moment(before.round, before.active_player, "movement",
+                          "movement_phase_ended")
+    return None
+
+
+def describe(moment: Moment) -> str:
+    """The trigger in words: "r1 moved", "red's Movement phase ended"."""
+    unit, target = moment.unit, moment.target
+    return {
+        "unit_moved": f"{unit} moved",
+        "shooting_target_selected": f"{unit} selected {target} as its target",
+        "charge_declared": f"{unit} declared a charge",
+        "charge_move_ended": f"{unit} ended its Charge move",
+        "unit_fought": f"{unit} fought",
+        "movement_phase_ended": f"{moment.turn}'s Movement phase ended",
+    }.get(moment.trigger or "", str(moment.trigger))

@@ -53,7 +53,7 @@ def test_physical_dice_are_used_in_order_and_must_all_be_used() -> None:
     source = DiceSource(seed=5, next_index=0, physical=[6, 1, 4])
 
     assert source.draw(2, 6) == [((6, 1), "physical", None)]
-    with pytest.raises(InputError, match="1 more dice than it rolled"):
+    with pytest.raises(InputError, match="supplied 1 die more than it rolled"):
         source.check_all_used()
 
 
@@ -84,10 +84,20 @@ def test_a_roll_larger_than_the_queue_takes_the_queue_then_fresh_dice() -> None:
     assert not source.reusable
 
 
+def test_dice_words_are_singular_or_plural() -> None:
+    """CORE-DICE messages: "1 die", "2 dice", "no die"."""
+    from domain.dice import dice
+
+    assert (dice(0), dice(1), dice(2)) == ("no die", "1 die", "2 dice")
+    source = DiceSource(seed=0, next_index=0, physical=[6, 2, 3])
+    with pytest.raises(InputError, match="supplied 3 dice more than it rolled"):
+        source.check_all_used()
+
+
 def test_dice_may_not_be_supplied_while_undone_dice_are_queued() -> None:
     source = DiceSource(seed=0, next_index=0, physical=[6], reusable=[1])
 
-    with pytest.raises(InputError, match="dice of undone steps are queued"):
+    with pytest.raises(InputError, match="1 die of undone steps is queued"):
         source.draw(1, 6)
 
 

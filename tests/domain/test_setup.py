@@ -212,7 +212,7 @@ def test_core_general_movement_an_infinity_trooper_is_not_fielded_in_terrain(
     (-5, "wounds_left cannot be negative"),
     (99, "wounds_left 99 is more than its 2 models of 2 wounds have"),
     (0, "wounds_left 0 leaves 0 models of 2 wounds .*; a unit with none left is removed"),
-    (2, "wounds_left 2 leaves 1 models of 2 wounds"),
+    (2, "wounds_left 2 leaves 1 model of 2 wounds"),
 ])
 def test_a_40k_unit_is_fielded_with_wounds_its_models_can_have(
     play: Play, wounds_left: int, message: str

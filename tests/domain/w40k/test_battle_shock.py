@@ -36,7 +36,7 @@ def test_a_unit_at_or_above_half_strength_has_no_test_due(run: Run) -> None:
 
     assert refused(result, 0) == "CORE-BATTLE-SHOCK"
     assert step(result, 0)["message"] == (
-        "r2 has no Battle-shock test due (1 of 1 models; tests are due at the start of the "
+        "r2 has no Battle-shock test due (1 of 1 model; tests are due at the start of the "
         "Command phase for units below half strength)")
 
 
@@ -152,3 +152,32 @@ def test_core_battle_shock_a_unit_destroyed_before_its_test_takes_none(run: Run)
     r1 = result["state"]["units"]["r1"]
     assert (r1["status"], r1["conditions"]) == ("removed", [])
     assert result["state"]["battle_shock_due"] == []
+
+
+def test_core_battle_shock_after_insane_bravery_says_the_test_was_taken_and_passed(
+    run: Run,
+) -> None:
+    """CORE-BATTLE-SHOCK: after Insane Bravery the test is not "not due": it was
+    taken, and passed automatically; the refusal says so."""
+    bravery = {"by": "red", "do": "use_stratagem", "stratagem": "insane-bravery",
+               "targets": ["r1"]}
+
+    result = run([bravery, TEST_R1], units=WEAK)
+
+    assert step(result, 0)["accepted"]
+    assert refused(result, 1) == "CORE-BATTLE-SHOCK"
+    message = str(step(result, 1)["message"])
+    assert "no Battle-shock test due" not in message
+    assert message == ("r1 has already taken its Battle-shock test this phase: Insane Bravery "
+                       "(U1) passed it automatically")
+
+
+def test_core_battle_shock_a_second_test_says_the_first_was_taken(run: Run) -> None:
+    """CORE-BATTLE-SHOCK: a unit tests once; a second test names the first and its result."""
+    result = run([{**TEST_R1, "dice": [3, 4]}, TEST_R1], units=WEAK)
+
+    assert step(result, 0)["accepted"]
+    assert refused(result, 1) == "CORE-BATTLE-SHOCK"
+    assert step(result, 1)["message"] == (
+        "r1 has already taken its Battle-shock test this phase: R1 rolled 7 against "
+        "Leadership 7 and passed")

@@ -173,5 +173,7 @@ def test_str_07_fire_overwatch_once_per_turn_so_no_second_window_opens(run: Run)
     assert step(result, 2)["accepted"], step(result, 2)
     assert step(result, 3)["events"] == ["StepTaken", "UnitMoved"]
     assert result["state"]["reaction_window"] is None
-    assert refused(result, 4) == "STR-04"  # no window opened for it
-    assert "no stratagem window is open" in str(step(result, 4)["message"])
+    # No window opened for it; the refusal names the bar (STR-09 is checked before
+    # STR-07 for a second use in the same phase), not STR-04's missing window.
+    assert refused(result, 4) == "STR-09"
+    assert "no stratagem window opened for blue when r2 moved" in str(step(result, 4)["message"])
