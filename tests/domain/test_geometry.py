@@ -6,7 +6,7 @@ import math
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from shapely.geometry import LineString, MultiPoint, Point, box
 from shapely.geometry.base import BaseGeometry
@@ -411,6 +411,7 @@ def test_points_on_the_board_edge_are_recognised() -> None:
 
 
 @given(rects, st.floats(min_value=0, max_value=30))
+@example(Rect(4.0, -15.089002064390353, 5.0, 1.0, 224.77883515948633), 4.094231438408741)
 def test_a_straight_ahead_sweep_is_exactly_the_hull_of_start_and_end(r: Rect, d: float) -> None:
     """The rectangle shortcut for a straight-ahead move (CORE-MOVE-BLOCKED) covers
     the same ground as the convex hull of the two footprints."""
@@ -421,7 +422,10 @@ def test_a_straight_ahead_sweep_is_exactly_the_hull_of_start_and_end(r: Rect, d:
     sweep = swept_area(r, end)
 
     assert sweep.is_valid
-    assert sweep.symmetric_difference(hull).area <= 1e-6 * max(1.0, hull.area)
+    # Distances, not an overlay: shapely's symmetric_difference of two near-equal
+    # polygons with nearly collinear vertices can return twice their area.
+    assert sweep.hausdorff_distance(hull) <= 1e-6 * max(1.0, d)
+    assert sweep.area == pytest.approx(hull.area, rel=1e-9, abs=1e-9)
 
 
 def test_a_sideways_sweep_falls_back_to_the_hull() -> None:
