@@ -4,13 +4,23 @@ YAML is read as YAML 1.2 reads it (and JSON): `010` is ten, `1e1` is a number,
 `yes`, `on` and `1:30` are strings, dates stay text. A key given twice in one
 mapping is an error, not "the last one wins". Data that nests too deep, refers
 to itself or multiplies past a million values (YAML anchors) is refused.
+
+Only a regular file is read (a FIFO or a device such as `/dev/zero` would block
+or never end), and at most `MAX_FILE_BYTES` of it; no text in it may be longer
+than `MAX_TEXT` characters or hold a lone UTF-16 surrogate (JSON's `"\\ud800"`
+is not a character). YAML is parsed by libyaml's C parser when it is
+installed (about twenty times faster than the pure-Python one), with the same
+strictness: the constructor, the YAML 1.2 resolvers and every check here are
+the same Python code on top of either parser.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -26,18 +36,24 @@ JSON_TYPES = (str, int, float, bool, type(None), list, dict)
 #: A game script or catalog is small: no deeper nesting, no more values than these.
 MAX_DEPTH = 64
 MAX_VALUES = 1_000_000
+#: The largest data file read (a game's script is some kilobytes; 1 MiB holds
+#: more than 10,000 steps). Checked before parsing, so a huge file fails at once.
+MAX_FILE_BYTES = 1024 * 1024
+#: The longest text (an id, a name, a ruling) a script or step may hold.
+MAX_TEXT = 10_000
+#: A lone UTF-16 surrogate: JSON can write one (`"\\ud800"`), but it is no character.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def read_data_file(path: str | Path, what: str = "file") -> Any:
     """The data in a `.json` file, or in a YAML file (any other suffix).
 
-    Raises `ScriptError` with one line when the file cannot be read or parsed.
+    Raises `ScriptError` with one line when the file cannot be read or parsed,
+    is not a regular file, or is larger than `MAX_FILE_BYTES`.
     """
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8-sig")
-    except OSError as error:
-        raise ScriptError(f"cannot read {what} {path}: {error.strerror}") from None
+        text = read_small_text(file, what)
     except UnicodeDecodeError:
         raise ScriptError(f"{path}: not UTF-8 text") from None
     try:
@@ -49,8 +65,41 @@ def read_data_file(path: str | Path, what: str = "file") -> Any:
     return data
 
 
+def read_small_text(file: Path, what: str) -> str:
+    """The UTF-8 text of a regular file of at most `MAX_FILE_BYTES` (a leading byte
+    order mark dropped), or a one-line `ScriptError`. The file is opened without
+    blocking, so a FIFO is refused rather than waited on."""
+    try:
+        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise ScriptError(f"cannot read {what} {file}: {error.strerror}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise ScriptError(f"cannot read {what} {file}: it is {_file_kind(mode)}, "
+                          "not a regular file")
+    with os.fdopen(fd, "rb") as stream:
+        try:
+            raw = stream.read(MAX_FILE_BYTES + 1)
+        except OSError as error:
+            raise ScriptError(f"cannot read {what} {file}: {error.strerror}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise ScriptError(f"{file}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB: "
+                          f"too large for a {what}")
+    return raw.decode("utf-8-sig")
+
+
+def _file_kind(mode: int) -> str:
+    """What a file that is not a regular file is, for a message."""
+    kinds = [(stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+             (stat.S_ISSOCK, "a socket")]
+    return next((name for test, name in kinds if test(mode)), "not a regular file")
+
+
 def parse_json(text: str) -> Any:
     """JSON text as data; `ValueError` with one line if it is not valid or not sound."""
+    _check_size(text)
     try:
         data = json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as error:
@@ -60,10 +109,12 @@ def parse_json(text: str) -> Any:
     return _checked_shape(data)
 
 
-def parse_yaml(text: str) -> Any:
-    """YAML text as data (YAML 1.2 scalars); `ValueError` with one line if not sound."""
+def parse_yaml(text: str, loader: type[yaml.SafeLoader] | None = None) -> Any:
+    """YAML text as data (YAML 1.2 scalars); `ValueError` with one line if not sound.
+    `loader`: the pure-Python one for a comparison (default: the C one if present)."""
+    _check_size(text)
     try:
-        data = yaml.load(text, Loader=_Yaml12Loader)  # a SafeLoader
+        data = yaml.load(text, Loader=loader or _Yaml12Loader)  # a safe loader
     except yaml.YAMLError as error:
         raise ValueError(_yaml_problem(error)) from None
     except RecursionError:
@@ -71,10 +122,18 @@ def parse_yaml(text: str) -> Any:
     return _checked_shape(data)
 
 
+def _check_size(text: str) -> None:
+    """Text longer than a data file may be is refused before it is parsed."""
+    if len(text) > MAX_FILE_BYTES:
+        raise ValueError(f"longer than {MAX_FILE_BYTES:,} characters: too large for a game")
+
+
 def _yaml_problem(error: yaml.YAMLError) -> str:
     """One line for a YAML error, with the line it is on."""
     if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
         problem = error.problem or error.context or "unreadable"
+        if "maximum nesting depth" in problem:  # libyaml stops at 1,000 levels
+            return f"nested more than {MAX_DEPTH} deep"
         line = f"line {error.problem_mark.line + 1}"
         if "given twice" in problem or "is not text" in problem:
             return f"{problem} ({line})"
@@ -89,10 +148,11 @@ def _checked_shape(data: Any) -> Any:
     return data
 
 
-def shape_problem(data: Any) -> str | None:
-    """Why loaded data cannot be a script or catalog: nested too deep, refers to
-    itself (a YAML anchor inside itself), or has more values than any game (YAML
-    anchors can multiply a small file into billions), or None."""
+def shape_problem(data: Any, kinds: tuple[type, ...] = JSON_TYPES) -> str | None:
+    """Why loaded data cannot be a script, catalog or step: nested too deep, refers
+    to itself (a YAML anchor inside itself), has more values than any game (YAML
+    anchors can multiply a small file into billions), holds a value not of `kinds`,
+    or a text too long or not Unicode characters (`text_problem`); or None."""
     count = 0
     stack: list[tuple[Any, int, frozenset[int]]] = [(data, 0, frozenset())]
     while stack:
@@ -102,18 +162,35 @@ def shape_problem(data: Any) -> str | None:
             return f"more than {MAX_VALUES:,} values: too large for a game"
         if depth > MAX_DEPTH:
             return f"nested more than {MAX_DEPTH} deep"
-        if not isinstance(value, JSON_TYPES):
+        if not isinstance(value, kinds):
             return f"a value of type {type(value).__name__} is not data a game can hold " \
                 "(only text, numbers, true/false, null, lists and mappings)"
-        if isinstance(value, dict) and not all(isinstance(key, str) for key in value):
-            key = next(k for k in value if not isinstance(k, str))
-            return f"the key {key!r} is not text (mapping keys must be text)"
-        if isinstance(value, dict | list):
+        if isinstance(value, str) and (problem := text_problem(value)):
+            return problem
+        if isinstance(value, dict):
+            key = next((k for k in value if not isinstance(k, str) or text_problem(k)), None)
+            if key is not None:
+                return text_problem(key) if isinstance(key, str) else \
+                    f"the key {key!r} is not text (mapping keys must be text)"
+        if isinstance(value, dict | list | tuple):
             if id(value) in above:
                 return "a value contains itself (a YAML anchor used inside itself)"
             children = value.values() if isinstance(value, dict) else value
             inner = above | {id(value)}
             stack.extend((child, depth + 1, inner) for child in children)
+    return None
+
+
+def text_problem(text: str) -> str | None:
+    """Why a text cannot be held: longer than `MAX_TEXT` characters, or holding a lone
+    UTF-16 surrogate (no character: it cannot be stored as UTF-8); or None."""
+    if len(text) > MAX_TEXT:
+        return f"a text of {len(text):,} characters ({text[:20]!r}…) is longer than " \
+            f"the {MAX_TEXT:,} a game holds"
+    found = _SURROGATE.search(text)
+    if found:
+        return f"the text {text[:20]!r} holds a lone UTF-16 surrogate " \
+            f"(U+{ord(found.group()):04X}), which is not a character"
     return None
 
 
@@ -127,11 +204,13 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return data
 
 
-class _Yaml12Loader(yaml.SafeLoader):
-    """YAML's safe loader with YAML 1.2 core-schema scalars, refusing a key given
-    twice in one mapping (merge keys `<<:` still work)."""
+class _Yaml12(yaml.constructor.SafeConstructor):
+    """The safe constructor refusing a key given twice in one mapping (merge keys
+    `<<:` still work). Mixed into a loader."""
 
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+    def construct_mapping(
+        self, node: yaml.MappingNode, deep: bool = False
+    ) -> dict[Any, Any]:
         seen: set[Any] = set()
         for key_node, _ in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
@@ -149,17 +228,21 @@ class _Yaml12Loader(yaml.SafeLoader):
             seen.add(key)
         return super().construct_mapping(node, deep=deep)
 
-    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
-        """YAML 1.2: `010` is ten; `0o10` octal, `0x10` hexadecimal."""
-        value = str(self.construct_scalar(node))
-        if value.startswith(("0o", "+0o", "-0o")):
-            return int(value.replace("0o", ""), 8)
-        if value.startswith(("0x", "+0x", "-0x")):
-            return int(value, 16)
-        return int(value)
+
+#: libyaml's C parser under the safe constructor, when libyaml is installed.
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def _yaml12_resolvers() -> None:
+class _Yaml12Loader(_Yaml12, _SafeLoader):  # type: ignore[misc,valid-type]
+    """The loader scripts are read with: libyaml's C parser where present."""
+
+
+class PurePythonYaml12Loader(_Yaml12, yaml.SafeLoader):
+    """The same loader on PyYAML's pure-Python parser (the baseline of
+    `bench/parsing.py`, and what runs where libyaml is missing)."""
+
+
+def _yaml12_resolvers(loader: type[yaml.SafeLoader]) -> None:
     """Replace YAML 1.1's implicit bool, int, float and timestamp rules with 1.2's."""
     resolvers = {
         first: [(tag, regex) for tag, regex in rules
@@ -167,7 +250,7 @@ def _yaml12_resolvers() -> None:
                                "tag:yaml.org,2002:float", "tag:yaml.org,2002:timestamp"}]
         for first, rules in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
-    _Yaml12Loader.yaml_implicit_resolvers = resolvers
+    loader.yaml_implicit_resolvers = resolvers
     core = [
         ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
         ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$",
@@ -177,11 +260,22 @@ def _yaml12_resolvers() -> None:
          r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", "-+0123456789."),
     ]
     for tag, pattern, first in core:
-        _Yaml12Loader.add_implicit_resolver(tag, re.compile(pattern), list(first))
-    _Yaml12Loader.add_constructor("tag:yaml.org,2002:int", _Yaml12Loader.construct_yaml_int)
+        loader.add_implicit_resolver(tag, re.compile(pattern), list(first))
+    loader.add_constructor("tag:yaml.org,2002:int", _construct_yaml12_int)
 
 
-_yaml12_resolvers()
+def _construct_yaml12_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    """YAML 1.2: `010` is ten; `0o10` octal, `0x10` hexadecimal."""
+    value = str(loader.construct_scalar(node))
+    if value.startswith(("0o", "+0o", "-0o")):
+        return int(value.replace("0o", ""), 8)
+    if value.startswith(("0x", "+0x", "-0x")):
+        return int(value, 16)
+    return int(value)
+
+
+_yaml12_resolvers(_Yaml12Loader)
+_yaml12_resolvers(PurePythonYaml12Loader)
 
 
 M = TypeVar("M", bound=BaseModel)

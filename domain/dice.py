@@ -21,6 +21,8 @@ DiceSourceKind = Literal["digital", "physical", "reused"]
 Draw = tuple[tuple[int, ...], DiceSourceKind, "int | None"]
 
 SEED_DOMAIN = "warledger-seed-v1:"
+#: No step rolls more dice than this (a 40k unit of Toughness 12 rolls 12).
+MAX_PHYSICAL_DICE = 1_000
 
 
 def dice(count: int) -> str:
@@ -48,6 +50,18 @@ def digital_die(seed: int, index: int, sides: int = 6) -> int:
             if byte < limit:
                 return byte % sides + 1
         counter += 1
+
+
+def physical_dice_problem(dice: object) -> str | None:
+    """Why a step's `dice` (from a script, the CLI or the API) are not physical dice
+    results, or None: they are a list of whole numbers (`true` is no die roll)."""
+    if dice is None:
+        return None
+    if not isinstance(dice, list | tuple) or not all(type(v) is int for v in dice):
+        return "dice must be a list of whole numbers"
+    if len(dice) > MAX_PHYSICAL_DICE:
+        return f"a step supplies at most {MAX_PHYSICAL_DICE:,} dice, not {len(dice):,}"
+    return None
 
 
 class DiceSource:

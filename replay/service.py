@@ -2,9 +2,16 @@
 
 A command travels: validated `Command` → load the game (cache, or snapshot
 plus events) → `domain.gate.decide` → `Game.record` → `save` with optimistic
-concurrency. A version conflict (another writer got there first) means the
-decision is made once more on fresh state; a second conflict is reported.
-A refused command writes nothing.
+concurrency. A refused command writes nothing.
+
+When another writer got there first (a version conflict), the command is
+decided once more on fresh state, and that second decision is kept only if
+it means what the first meant (`retry_keeps_meaning`): the same facts, apart
+from the step's number. `next_phase` twice, or a die rolled at another index,
+is a conflict (`GameConflictError`), never a second move. A caller that names
+the event it decided on (`expect_event`, HTTP's If-Match) gets no retry at
+all: if the game is not at that event, the command is refused as a conflict
+naming the current head, and nothing is written.
 """
 
 from __future__ import annotations
@@ -28,7 +35,8 @@ from eventsourcing.persistence import (
 )
 
 from domain.commands import Command
-from domain.dice import DiceSource
+from domain.datafile import JSON_TYPES, shape_problem
+from domain.dice import DiceSource, physical_dice_problem
 from domain.errors import RuleViolation
 from domain.game import Game, SnapshotMismatchError, project_events_only, project_game
 from domain.gate import decide
@@ -36,7 +44,7 @@ from domain.history import History, LogHistory
 from domain.ruleset import Setup
 from domain.state import GameState
 from events.base import Fact
-from events.core import ClauseApplied
+from events.core import ClauseApplied, StepTaken
 from events.envelope import GameEvent
 from replay.mapper import OrjsonTranscoder, PydanticMapper
 from replay.storage import storage_env
@@ -72,12 +80,25 @@ class LazyHistory:
         return self._history().facts_of(step)
 
 
-class StaleGameError(RecordConflictError):
-    """A command was refused on a cached game that another writer had moved on."""
-
-
 class ConcurrentWriteError(Exception):
     """Another writer changed the game twice while this command was decided."""
+
+
+class GameConflictError(ConcurrentWriteError):
+    """The game is not at the event the command was decided on, and deciding it
+    again could change what it means; nothing was written. Carries the current
+    head (`version`, `head_hash`), which a caller decides on anew."""
+
+    def __init__(self, reason: str, version: int, head_hash: str) -> None:
+        super().__init__(f"conflict: {reason}; the game is at event {version} "
+                         f"(head {head_hash}); nothing was written")
+        self.version = version
+        self.head_hash = head_hash
+
+
+#: Commands whose meaning is relative to the turn ("the phase after this one"): a
+#: refusal of one on a stale copy is never decided again blindly on fresh state.
+TURN_FLOW = frozenset({"next_phase", "end_turn"})
 
 
 class GameNotFoundError(LookupError):
@@ -115,6 +136,59 @@ def step_citation(facts: Sequence[Fact]) -> tuple[str | None, str | None]:
         return None, None
     rule = cited[-1].rule
     return rule, "; ".join(f.message for f in cited if f.rule == rule)
+
+
+def accepted(facts: Sequence[Fact], game: Game) -> Outcome:
+    """The outcome of an accepted command, saved as `game`'s latest events."""
+    rule, message = step_citation(facts)
+    return Outcome(True, events=[f.type for f in facts], rule=rule, message=message,
+                   version=game.version, head_hash=game.head_hash)
+
+
+def retry_keeps_meaning(first: Sequence[Fact] | None, again: Sequence[Fact], do: str) -> bool:
+    """May a command decided again after a conflict be recorded?
+
+    - First decided and accepted on older state: only if it records the same
+      facts again, apart from its step number (`StepTaken.step`). A unit moved
+      to the same spot is the same move; `next_phase` on a phase the other
+      writer already left, or dice drawn at another index, is not.
+    - First refused on a stale copy (it had no facts): the decision on fresh
+      state is the first real one, except for turn-flow commands (`TURN_FLOW`),
+      whose meaning ("the next phase") depends on the state the caller saw.
+    """
+    if first is None:
+        return do not in TURN_FLOW
+    return [meaning(f) for f in first] == [meaning(f) for f in again]
+
+
+def meaning(fact: Fact) -> dict[str, Any]:
+    """A fact as a retry compares it: all of it but a step's number."""
+    data = fact.model_dump(mode="json")
+    if isinstance(fact, StepTaken):
+        data.pop("step", None)
+    return data
+
+
+def input_problem(
+    command: object, dice: object, expect_event: object = None
+) -> str | None:
+    """Why a command, its dice or its expected event from outside cannot be decided
+    (the `INPUT` message), or None: a command is a `Command` or a mapping of text
+    keys holding data a game can hold (`domain.datafile.shape_problem`: no text
+    over its length limit, nothing nested too deep); dice are whole numbers."""
+    if isinstance(command, Command):
+        problem = shape_problem(command.record())
+    elif isinstance(command, dict):
+        problem = shape_problem(command, kinds=(*JSON_TYPES, tuple))
+    else:
+        problem = f"a command must be a mapping, not {type(command).__name__}"
+    if problem is None:
+        problem = physical_dice_problem(dice)
+    if problem is None and expect_event is not None and (
+        type(expect_event) is not int or expect_event < 0
+    ):
+        problem = f"the expected event must be a whole number of 0 or more, not {expect_event!r}"
+    return problem
 
 
 class GameService(Application[UUID]):
@@ -170,44 +244,100 @@ class GameService(Application[UUID]):
 
     def handle(
         self, game_id: UUID, command: Command | dict[str, Any],
-        dice: Sequence[int] | None = None,
+        dice: Sequence[int] | None = None, expect_event: int | None = None,
     ) -> Outcome:
         """Decide and record one command; a refused command is an `Outcome`, not an error.
+
+        `command` is a `Command` or a step's mapping; `dice` a list of physical die
+        results. Anything malformed in either is refused with `INPUT`, as the CLI
+        refuses it. `expect_event`: the event number the caller decided on (a
+        receipt's `event`, HTTP's If-Match); if the game is elsewhere, or another
+        writer gets there first, `GameConflictError` names the current head and
+        nothing is written. Without it, a conflict is decided again only as far
+        as `retry_keeps_meaning` allows.
 
         Anything else that goes wrong (a storage failure, a bug) is raised,
         after the working game has been thrown away, so nothing half-done is
         ever decided on.
         """
+        problem = input_problem(command, dice, expect_event)
+        if problem is not None:
+            return Outcome(False, rule="INPUT", message=problem)
         with self._lock:
-            return self._handle(game_id, command, dice)
+            return self._handle(game_id, command, None if dice is None else list(dice),
+                                expect_event)
 
     def _handle(
-        self, game_id: UUID, command: Command | dict[str, Any], dice: Sequence[int] | None
+        self, game_id: UUID, command: Command | dict[str, Any], dice: list[int] | None,
+        expect_event: int | None,
     ) -> Outcome:
-        try:
-            return self._decide_and_save(game_id, command, dice)
-        except RuleViolation as refusal:
-            return Outcome(False, rule=refusal.rule, message=refusal.message)
-        except RecordConflictError:
-            self._cache.pop(game_id, None)
-            try:
-                outcome = self._decide_and_save(game_id, command, dice)
-            except RuleViolation as refusal:
-                return Outcome(False, rule=refusal.rule, message=refusal.message, retried=True)
-            except RecordConflictError:
-                raise ConcurrentWriteError(
-                    "another writer keeps changing this game; nothing was written, try again"
-                ) from None
-            return replace(outcome, retried=True)
-
-    def _decide_and_save(
-        self, game_id: UUID, command: Command | dict[str, Any], dice: Sequence[int] | None
-    ) -> Outcome:
-        game = self.working_copy(game_id)
-        decided_at = game.version
         # The time a command arrived, read before deciding: a timestamp read after would
-        # carry how long the decision took, which can depend on what players may not know.
+        # carry how long the decision took (a retry's too), which can depend on what
+        # players may not know.
         received = self.clock()
+        game = self.working_copy(game_id)
+        if expect_event is not None and game.version != expect_event:
+            game = self.load(game_id)  # the copy may be behind: catch up once
+            if game.version != expect_event:
+                raise GameConflictError(
+                    f"the command was decided on event {expect_event}", game.version,
+                    game.head_hash)
+        decided_at = game.version
+        try:
+            parsed, facts = self._decide(game, command, dice, received)
+        except RuleViolation as refusal:
+            self._cache.pop(game_id, None)  # the working game may be half-changed
+            if not self._has_events_after(game_id, decided_at):
+                return Outcome(False, rule=refusal.rule, message=refusal.message)
+            first: list[Fact] | None = None  # refused on old news: decide again
+            do = command.do if isinstance(command, Command) else str(command.get("do"))
+        else:
+            try:
+                self._save(game)
+            except RecordConflictError:
+                first, do = facts, parsed.do
+            else:
+                return accepted(facts, game)
+        if expect_event is not None:
+            fresh = self.load(game_id)
+            raise GameConflictError(
+                f"another writer changed the game after event {expect_event}",
+                fresh.version, fresh.head_hash)
+        return self._retry(game_id, command, dice, received, first, do)
+
+    def _retry(
+        self, game_id: UUID, command: Command | dict[str, Any], dice: list[int] | None,
+        received: datetime, first: list[Fact] | None, do: str,
+    ) -> Outcome:
+        """Decide once more on fresh state, keeping the decision only if it means
+        what the first one meant (`retry_keeps_meaning`)."""
+        self._cache.pop(game_id, None)
+        game = self.working_copy(game_id)
+        version, head_hash = game.version, game.head_hash
+        try:
+            _, facts = self._decide(game, command, dice, received)
+        except RuleViolation as refusal:
+            self._cache.pop(game_id, None)
+            return Outcome(False, rule=refusal.rule, message=refusal.message, retried=True)
+        if not retry_keeps_meaning(first, facts, do):
+            self._cache.pop(game_id, None)
+            raise GameConflictError(
+                f"another writer changed the game while {do!r} was decided, and on the new "
+                "state it would record other facts", version, head_hash)
+        try:
+            self._save(game)
+        except RecordConflictError:
+            raise ConcurrentWriteError(
+                "another writer keeps changing this game; nothing was written, try again"
+            ) from None
+        return replace(accepted(facts, game), retried=True)
+
+    def _decide(
+        self, game: Game, command: Command | dict[str, Any], dice: list[int] | None,
+        received: datetime,
+    ) -> tuple[Command, list[Fact]]:
+        """Decide a command on `game` and record its facts there, stamped with the
+        time the command was `received` (not yet saved)."""
         try:
             parsed = (
                 command if isinstance(command, Command)
@@ -217,29 +347,15 @@ class GameService(Application[UUID]):
             source = DiceSource(
                 seed=state.seed if state.seed is not None else 0,
                 next_index=state.dice_index,
-                physical=list(dice) if dice is not None else None,
+                physical=dice,
                 reusable=state.reusable_dice,
             )
-            facts = decide(game.ruleset, state, parsed, source, self.history(game_id))
+            facts = decide(game.ruleset, state, parsed, source, self.history(game.id))
             game.record(facts, received, step=game.state.step)
-            self._save(game)
-        except RuleViolation:
-            self._cache.pop(game_id, None)  # the working game may be half-changed
-            if self._has_events_after(game_id, decided_at):
-                raise StaleGameError(game_id) from None  # refused on old news: decide again
-            raise
         except BaseException:
-            self._cache.pop(game_id, None)
+            self._cache.pop(game.id, None)
             raise
-        rule, message = step_citation(facts)
-        return Outcome(
-            True,
-            events=[f.type for f in facts],
-            rule=rule,
-            message=message,
-            version=game.version,
-            head_hash=game.head_hash,
-        )
+        return parsed, facts
 
     def _has_events_after(self, game_id: UUID, version: int) -> bool:
         """Has another writer stored events of this game after `version`?"""

@@ -33,7 +33,13 @@ from domain.state import GameState
 from events.registry import events_json_schema
 from projections.state_view import canonical_json, state_hash, state_view
 from replay.positions import Position, PositionError, find_position
-from replay.service import ConcurrentWriteError, GameNotFoundError, GameService, Outcome
+from replay.service import (
+    ConcurrentWriteError,
+    GameConflictError,
+    GameNotFoundError,
+    GameService,
+    Outcome,
+)
 from replay.storage import DEFAULT_DB, check_reachable, redact
 from replay.verify import verify_game
 from warledger.cmd_viewer import register as register_viewer
@@ -148,6 +154,11 @@ def build_parser() -> argparse.ArgumentParser:
         "step", help="issue one command to a stored game (exit 1 when it is refused)")
     add_game_args(step)
     step.add_argument("command", help='the step as JSON, e.g. {"by": "red", "do": "end_turn"}')
+    step.add_argument(
+        "--expect-event", type=int, metavar="N",
+        help="the event number you decided on (a receipt's event); if the game is elsewhere, "
+        "nothing is written and the current head is named (exit 3)",
+    )
     step.set_defaults(handler=cmd_step)
 
     audit = sub.add_parser("audit", help="a readable timeline of every step")
@@ -458,7 +469,11 @@ def cmd_step(args: argparse.Namespace) -> int:
     data, dice, problem = split_step(json_object(args.command, "the step"))
     if data is None:
         raise CliError(f"bad step: {problem}")
-    outcome = service.handle(game_id, data, dice)
+    try:
+        outcome = service.handle(game_id, data, dice, expect_event=args.expect_event)
+    except GameConflictError as conflict:
+        print(f"warledger: {conflict}", file=sys.stderr)
+        return 3
     if outcome.retried:
         print("note: another writer changed the game meanwhile; decided again on fresh state",
               file=sys.stderr)

@@ -22,6 +22,7 @@ from pydantic import (
 
 from domain.commands import JUDGE
 from domain.datafile import read_as, read_data_file
+from domain.dice import physical_dice_problem
 from domain.errors import ScriptError
 from domain.history import History
 from domain.ruleset import Setup, find_ruleset, first_error
@@ -31,6 +32,8 @@ from projections.state_view import state_view
 from replay.service import GameService, Outcome
 
 RULESETS = ("t9a", "infinity-n4", "mageknight-2", "w40k-10")
+#: The most steps a script may hold (a whole game has some hundreds).
+MAX_STEPS = 10_000
 
 
 class Expectation(BaseModel):
@@ -148,6 +151,9 @@ def parse_script(data: Any, source: str = "script") -> Script:
         raise ScriptError(f"{source}: {error}") from None
     if steps is not None and not isinstance(steps, list):
         raise ScriptError(f"{source}: steps: a list of steps, not {type(steps).__name__}")
+    if steps is not None and len(steps) > MAX_STEPS:
+        raise ScriptError(f"{source}: steps: {len(steps):,} steps; a script holds at most "
+                          f"{MAX_STEPS:,}")
     # Steps are read one by one as the game runs (a bad step is refused with INPUT).
     return script.model_copy(update={"steps": steps or []})
 
@@ -165,10 +171,9 @@ def split_step(step: Any) -> tuple[dict[str, Any] | None, list[int] | None, str 
         return None, None, f"a step must be a mapping, not {type(step).__name__}"
     data = dict(step)
     dice = data.pop("dice", None)
-    if dice is not None and (
-        not isinstance(dice, list) or not all(type(v) is int for v in dice)
-    ):
-        return None, None, "dice must be a list of whole numbers"
+    problem = physical_dice_problem(dice)
+    if problem is not None:
+        return None, None, problem
     return data, dice, None
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from domain.ruleset import Setup
 from projections.state_view import canonical_json, state_hash, state_view
-from replay.service import GameService, Outcome
+from replay.service import GameConflictError, GameService, Outcome
 from replay.storage import postgres_env, storage_env
 from tests.conftest import BACKENDS, backend_params, make_service
 from warledger.script import load_script, run_script
@@ -113,22 +113,41 @@ WRITER_BACKENDS = backend_params("sqlite", "postgres")
 
 
 @pytest.mark.parametrize("backend", WRITER_BACKENDS)
-def test_two_writers_conflict_and_the_loser_retries_on_fresh_state(
+def test_a_concurrent_double_next_phase_advances_the_phase_once(
     backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Two writers both decide `next_phase` in the Command phase: the loser's retry
+    would move the phase again (Shooting), so it is a conflict that writes nothing."""
     alice, bob = make_service(backend, tmp_path), make_service(backend, tmp_path)
     game_id = alice.start(SETUP)
     interlopers = race(
         monkeypatch, lambda: alice.handle(game_id, {"do": "next_phase", "by": "red"})
     )
+    before = len(alice.stored_events(game_id)) + 2  # the interloper's two events
 
-    second = bob.handle(game_id, {"do": "next_phase", "by": "red"})
-    first = interlopers[0]
+    with pytest.raises(GameConflictError, match=r"'next_phase' .* would record other facts"):
+        bob.handle(game_id, {"do": "next_phase", "by": "red"})
 
-    assert first.accepted and not first.retried
-    assert second.accepted and second.retried
-    assert alice.load(game_id).state.phase == "shooting"
-    assert len(alice.stored_events(game_id)) == second.version
+    assert interlopers[0].accepted and not interlopers[0].retried
+    assert alice.load(game_id).state.phase == "movement"
+    assert len(alice.stored_events(game_id)) == before
+
+
+@pytest.mark.parametrize("backend", WRITER_BACKENDS)
+def test_a_retry_with_the_same_facts_is_recorded(
+    backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A judge's ruling means the same whatever step the other writer took."""
+    alice, bob = make_service(backend, tmp_path), make_service(backend, tmp_path)
+    game_id = alice.start(SETUP)
+    race(monkeypatch, lambda: alice.handle(game_id, {"do": "next_phase", "by": "red"}))
+
+    ruled = bob.handle(game_id, {"do": "ruling", "by": "judge", "text": "fine"})
+
+    assert ruled.accepted and ruled.retried
+    assert alice.load(game_id).state.phase == "movement"
+    assert [e.originator_version for e in alice.stored_events(game_id)] == list(
+        range(1, ruled.version + 1))
 
 
 @pytest.mark.parametrize("backend", WRITER_BACKENDS)
@@ -169,35 +188,57 @@ def test_snapshots_of_every_rule_set_restore_the_exact_state(example: str, tmp_p
 
 
 @pytest.mark.parametrize("backend", WRITER_BACKENDS)
-def test_a_writer_with_a_stale_copy_conflicts_and_decides_again(
+def test_a_turn_command_on_a_stale_copy_is_a_conflict_not_a_second_move(
     backend: str, tmp_path: Path
 ) -> None:
     alice, bob = make_service(backend, tmp_path), make_service(backend, tmp_path)
     game_id = alice.start(SETUP)
     bob.handle(game_id, {"do": "next_phase", "by": "red"})  # bob caches the game
+    alice.load(game_id)
     alice.handle(game_id, {"do": "next_phase", "by": "red"})  # bob's copy is now stale
+    head = alice.load(game_id)
 
-    outcome = bob.handle(game_id, {"do": "next_phase", "by": "red"})
+    with pytest.raises(GameConflictError) as conflict:
+        bob.handle(game_id, {"do": "next_phase", "by": "red"})
 
-    assert outcome.accepted and outcome.retried
-    assert alice.load(game_id).state.phase == "charge"
-    assert [e.originator_version for e in alice.stored_events(game_id)] == list(
-        range(1, outcome.version + 1))
+    assert (conflict.value.version, conflict.value.head_hash) == (head.version, head.head_hash)
+    assert f"at event {head.version} (head {head.head_hash})" in str(conflict.value)
+    assert alice.load(game_id).state.phase == "shooting"
+    assert len(alice.stored_events(game_id)) == head.version
 
 
 @pytest.mark.parametrize("backend", WRITER_BACKENDS)
 def test_a_refusal_on_a_stale_copy_is_decided_again_on_fresh_state(
     backend: str, tmp_path: Path
 ) -> None:
+    """A move refused on a stale copy (still the Command phase) is decided on fresh
+    state (the Movement phase): it names its unit and spot, so it means the same."""
+    setup = SETUP.model_copy(update={"units": ({"id": "r1", "owner": "red", "x": 10, "y": 10},)})
+    alice, bob = make_service(backend, tmp_path), make_service(backend, tmp_path)
+    game_id = alice.start(setup)
+    bob.load(game_id)  # bob caches the game in the Command phase
+    alice.handle(game_id, {"do": "next_phase", "by": "red"})  # now the Movement phase
+
+    outcome = bob.handle(game_id, {"do": "move", "by": "red", "unit": "r1", "x": 12, "y": 10})
+
+    assert outcome.accepted and outcome.retried
+    assert alice.load(game_id).state.units["r1"].x == 12
+
+
+@pytest.mark.parametrize("backend", WRITER_BACKENDS)
+def test_a_turn_command_refused_on_a_stale_copy_is_a_conflict(
+    backend: str, tmp_path: Path
+) -> None:
     alice, bob = make_service(backend, tmp_path), make_service(backend, tmp_path)
     game_id = alice.start(SETUP)
     bob.handle(game_id, {"do": "next_phase", "by": "red"})  # bob caches the game
+    alice.load(game_id)
     alice.handle(game_id, {"do": "end_turn", "by": "red"})  # now it is blue's turn
 
-    outcome = bob.handle(game_id, {"do": "next_phase", "by": "blue"})
+    with pytest.raises(GameConflictError):
+        bob.handle(game_id, {"do": "next_phase", "by": "blue"})
 
-    assert outcome.accepted and outcome.retried
-    assert alice.load(game_id).state.active_player == "blue"
+    assert alice.load(game_id).state.phase == "command"
 
 
 def test_a_refusal_on_a_fresh_copy_is_final(tmp_path: Path) -> None:
