@@ -41,7 +41,7 @@ SETUP = Setup(
     ruleset="bench-endless",
     board={"width": 44, "height": 60},
     players=("red", "blue"),
-    units=tuple({"id": f"u{i}", "owner": ("red", "blue")[i % 2], "x": 5.0 + i, "y": 10.0,
+    units=tuple({"id": f"u{i}", "owner": ("red", "blue")[i % 2], "x": 5.0 + 2 * i, "y": 10.0,
                  "facing": 90.0} for i in range(10)),
 )
 

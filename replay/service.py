@@ -47,7 +47,7 @@ from events.base import Fact
 from events.core import ClauseApplied, StepTaken
 from events.envelope import GameEvent
 from replay.mapper import OrjsonTranscoder, PydanticMapper
-from replay.storage import storage_env
+from replay.storage import schema_setup_lock, storage_env
 
 Clock = Callable[[], datetime]
 #: How often a service tries to set up its store when other clients set it up too.
@@ -138,6 +138,13 @@ def step_citation(facts: Sequence[Fact]) -> tuple[str | None, str | None]:
     return rule, "; ".join(f.message for f in cited if f.rule == rule)
 
 
+def is_setup_race(error: PersistenceError) -> bool:
+    """Is this what PostgreSQL says when two clients create the same schema at once?"""
+    text = str(error)
+    return "concurrently" in text or "pg_type_typname_nsp_index" in text or (
+        "already exists" in text)
+
+
 def accepted(facts: Sequence[Fact], game: Game) -> Outcome:
     """The outcome of an accepted command, saved as `game`'s latest events."""
     rule, message = step_citation(facts)
@@ -200,16 +207,18 @@ class GameService(Application[UUID]):
     def __init__(self, db: str | None = None, *, clock: Clock | None = None,
                  env: dict[str, str] | None = None) -> None:
         settings = {**storage_env(db), "IS_SNAPSHOTTING_ENABLED": "y", **(env or {})}
-        for attempt in range(SETUP_ATTEMPTS):
-            try:
-                super().__init__(env=settings)
-                break
-            except PersistenceError as error:
-                # PostgreSQL: clients starting together all create the schema and its
-                # functions; all but one may see "tuple concurrently updated".
-                if "concurrently" not in str(error) or attempt == SETUP_ATTEMPTS - 1:
-                    raise
-                time.sleep(0.05 * (attempt + 1))
+        with schema_setup_lock(settings):  # PostgreSQL: one client sets up at a time
+            for attempt in range(SETUP_ATTEMPTS):
+                try:
+                    super().__init__(env=settings)
+                    break
+                except PersistenceError as error:
+                    # Should the lock be missing (another program setting up the same
+                    # tables), clients starting together may still collide in the
+                    # catalogue: set up again, finding what the other one made.
+                    if not is_setup_race(error) or attempt == SETUP_ATTEMPTS - 1:
+                        raise
+                    time.sleep(0.05 * (attempt + 1))
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self._cache: dict[UUID, Game] = {}
         #: Commands are decided one at a time per service, so threads may share one.

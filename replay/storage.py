@@ -8,8 +8,12 @@ in the environment, eventsourcing's own `POSTGRES_*` variables are used.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 from domain.errors import ScriptError
@@ -54,8 +58,72 @@ def postgres_env(url: str) -> dict[str, str]:
         "POSTGRES_ENABLE_DB_FUNCTIONS": "y",
         # A server that does not answer is reported after 5 s, not the library's 30.
         "POSTGRES_CONNECT_TIMEOUT": "5",
+        # One connection opened at start, up to five in use: a command needs one or
+        # two, and 32 clients starting together fit a default server's 100
+        # connections (the library opens all five of its default pool at once).
+        "POSTGRES_POOL_SIZE": os.environ.get("POSTGRES_POOL_SIZE", "1"),
+        "POSTGRES_MAX_OVERFLOW": os.environ.get("POSTGRES_MAX_OVERFLOW", "4"),
     }
     return env
+
+
+#: The PostgreSQL advisory lock (per database) that warledger's schema set-up holds.
+SCHEMA_LOCK_KEY = int.from_bytes(
+    hashlib.sha256(b"warledger: schema set-up").digest()[:8], "big", signed=True)
+
+
+@contextmanager
+def schema_setup_lock(env: Mapping[str, str]) -> Iterator[None]:
+    """Run the body (a service creating its tables) holding `SCHEMA_LOCK_KEY`, when
+    `env` selects PostgreSQL; elsewhere it just runs.
+
+    Clients opening an empty database together would all create the tables, their
+    row types and functions at once, and PostgreSQL's catalogue lets all but one
+    fail (`duplicate key value violates unique constraint
+    "pg_type_typname_nsp_index"`, "tuple concurrently updated"). Under the lock
+    they set up one after another; each after the first finds everything there.
+    The lock is held on a connection of its own and is released when it closes.
+    If that connection cannot be made, the body runs without it (and the library
+    reports why the server cannot be used).
+    """
+    connection = _lock_connection(env) if env.get(
+        "PERSISTENCE_MODULE", "").endswith("postgres") else None
+    try:
+        yield
+    finally:
+        if connection is not None:
+            connection.close()  # ending the session releases its advisory locks
+
+
+def _lock_connection(env: Mapping[str, str]) -> Any:
+    """A plain connection holding the schema set-up lock, or None if it cannot be had."""
+    try:
+        import psycopg
+    except ImportError:
+        return None
+
+    def setting(name: str, default: str) -> str:
+        return env.get(name) or os.environ.get(name) or default
+
+    try:
+        connection = psycopg.connect(
+            dbname=setting("POSTGRES_DBNAME", "warledger"),
+            host=setting("POSTGRES_HOST", "127.0.0.1"),
+            port=int(setting("POSTGRES_PORT", "5432")),
+            user=setting("POSTGRES_USER", "postgres"),
+            password=setting("POSTGRES_PASSWORD", ""),
+            connect_timeout=int(setting("POSTGRES_CONNECT_TIMEOUT", "5")),
+            autocommit=True,
+        )
+    except (psycopg.Error, ValueError):
+        return None
+    try:
+        connection.execute("SET lock_timeout = '60s'")
+        connection.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK_KEY,))
+    except psycopg.Error:
+        connection.close()
+        return None
+    return connection
 
 
 def describe(db: str | None) -> str:

@@ -39,6 +39,7 @@ from domain.w40k.commands import (
     UseStratagem,
 )
 from domain.w40k.cost import decide_modify_stratagem_cost
+from domain.w40k.fielding import check_bases_clear
 from domain.w40k.machine import MACHINE
 from domain.w40k.phases import end_stratagem_effects
 from domain.w40k.state import CpEntry, W40KState, W40KUnit, game
@@ -124,6 +125,13 @@ class W40K(Ruleset):
         if due:
             facts.append(BattleShockTestsDue(units=due))
         return facts
+
+    def check_setup(self, state: GameState) -> None:
+        """Every base on the battlefield (core), clear of the others and off blocking
+        and impassable terrain (CORE-W40K-SETUP)."""
+        super().check_setup(state)
+        assert isinstance(state, W40KState)
+        check_bases_clear(state)
 
     def on_phase_start(self, d: Decision) -> None:
         """Command phase: both players gain 1 CP; Battle-shock step."""
