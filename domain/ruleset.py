@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from domain.commands import CORE_COMMANDS, Command
-from domain.datafile import read_as
+from domain.datafile import JSON_TYPES, read_as, shape_problem
 from domain.decision import Decision
 from domain.errors import InputError, ScriptError
 from domain.geometry import is_wholly_on_board, polygon_problem
@@ -177,14 +177,20 @@ class Ruleset:
         return name
 
     def validate_table(self, setup: Setup) -> None:
-        """No number of the set-up is beyond what a game holds (`domain.limits`), and
-        every terrain outline is a simple polygon with an area."""
-        found = first_out_of_range({
+        """No number of the set-up is beyond what a game holds (`domain.limits`), no
+        text longer than `domain.datafile.MAX_TEXT` (the API's set-ups are read by no
+        file reader), and every terrain outline is a simple polygon with an area."""
+        table = {
             "board": setup.board.model_dump(), "terrain": [t.model_dump() for t in setup.terrain],
             "units": list(setup.units), "options": setup.options,
-        }, "setup")
+        }
+        found = first_out_of_range(table, "setup")
         if found:
             raise ScriptError(out_of_range_message(found))
+        shape = shape_problem({**table, "players": list(setup.players)},
+                              kinds=(*JSON_TYPES, tuple))
+        if shape:
+            raise ScriptError(f"setup: {shape}")
         ids: set[str] = set()
         for index, piece in enumerate(setup.terrain):
             problem = polygon_problem(piece.polygon)

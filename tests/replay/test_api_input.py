@@ -162,3 +162,12 @@ def test_anything_given_to_handle_is_an_outcome_and_a_refusal_writes_nothing(
             assert service.stored_events(game_id) == before
         else:
             assert len(service.stored_events(game_id)) == outcome.version > len(before)
+
+
+def test_a_set_up_text_longer_than_the_limit_is_malformed() -> None:
+    from domain.errors import ScriptError
+
+    setup = SETUPS["t9a"].model_copy(update={"units": ({"id": "x" * 10_001, "owner": "red"},)})
+
+    with pytest.raises(ScriptError, match=r"^setup: a text of 10,001 characters"):
+        GameService(":memory:").start(setup)

@@ -297,3 +297,38 @@ def test_each_postgresql_database_has_its_own_views_file() -> None:
 
     assert one != other and one.endswith(".views") and "p@" not in one
     assert views_path("g.db") == "g.db.views"
+
+
+@pytest.mark.parametrize("backend", WRITER_BACKENDS)
+def test_writers_racing_next_phase_move_the_phase_exactly_once(
+    backend: str, tmp_path: Path
+) -> None:
+    """Four clients, each with its own copy of the game in the Command phase, send
+    `next_phase` at once: one moves the phase, the others are conflicts (or refusals),
+    never a second move."""
+    import threading
+
+    from replay.service import ConcurrentWriteError
+
+    clients = [make_service(backend, tmp_path) for _ in range(4)]
+    game_id = clients[0].start(SETUP)
+    for client in clients:
+        client.load(game_id)
+    go = threading.Barrier(len(clients))
+    accepted: list[bool] = []
+
+    def send(client: GameService) -> None:
+        go.wait()
+        try:
+            accepted.append(client.handle(game_id, {"do": "next_phase", "by": "red"}).accepted)
+        except ConcurrentWriteError:  # GameConflictError included
+            accepted.append(False)
+
+    threads = [threading.Thread(target=send, args=(client,)) for client in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(accepted) == [False, False, False, True]
+    assert clients[0].load(game_id).state.phase == "movement"
