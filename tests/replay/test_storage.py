@@ -332,3 +332,37 @@ def test_writers_racing_next_phase_move_the_phase_exactly_once(
 
     assert sorted(accepted) == [False, False, False, True]
     assert clients[0].load(game_id).state.phase == "movement"
+
+
+@pytest.mark.parametrize("backend", WRITER_BACKENDS)
+def test_an_expected_event_overtaken_while_deciding_is_a_conflict(
+    backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob decides at the event he expects, but Alice saves first: no retry, a conflict
+    naming Alice's head, nothing of Bob's written."""
+    alice, bob = make_service(backend, tmp_path), make_service(backend, tmp_path)
+    game_id = alice.start(SETUP)
+    expected = bob.load(game_id).version
+    race(monkeypatch, lambda: alice.handle(game_id, {"do": "ruling", "by": "judge", "text": "a"}))
+
+    with pytest.raises(GameConflictError, match=f"after event {expected}"):
+        bob.handle(game_id, {"do": "ruling", "by": "judge", "text": "b"}, expect_event=expected)
+
+    head = alice.load(game_id)
+    assert len(alice.stored_events(game_id)) == head.version == expected + 2
+
+
+@pytest.mark.parametrize("backend", WRITER_BACKENDS)
+def test_a_refusal_on_a_copy_behind_the_expected_event_is_a_conflict(
+    backend: str, tmp_path: Path
+) -> None:
+    """Bob's copy is at the event he names, but the game has moved on: his refusal
+    would be on old news, so it is a conflict, not a rule's refusal."""
+    alice, bob = make_service(backend, tmp_path), make_service(backend, tmp_path)
+    game_id = alice.start(SETUP)
+    expected = bob.load(game_id).version
+    alice.load(game_id)
+    alice.handle(game_id, {"do": "end_turn", "by": "red"})  # now blue's turn
+
+    with pytest.raises(GameConflictError):
+        bob.handle(game_id, {"do": "end_turn", "by": "blue"}, expect_event=expected)
