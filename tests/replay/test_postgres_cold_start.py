@@ -51,8 +51,10 @@ def open_and_play(schema: str, go: multiprocessing.synchronize.Event,  # type: i
 
 
 def test_32_processes_open_an_empty_store_together(empty_schema: str) -> None:
-    import domain.w40k  # noqa: F401  (imported once, before the fork)
-    import replay.service  # noqa: F401
+    import replay.service  # noqa: F401  (imported once, before the fork)
+    from domain.ruleset import load_rulesets
+
+    load_rulesets()
 
     context = multiprocessing.get_context("fork")
     go = context.Event()
