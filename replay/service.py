@@ -96,9 +96,15 @@ class GameConflictError(ConcurrentWriteError):
         self.head_hash = head_hash
 
 
-#: Commands whose meaning is relative to the turn ("the phase after this one"): a
-#: refusal of one on a stale copy is never decided again blindly on fresh state.
-TURN_FLOW = frozenset({"next_phase", "end_turn"})
+#: Commands whose meaning is relative to the state they are decided on: turn flow
+#: ("the phase after this one"), answers to whatever window or request is open, and
+#: "my latest steps". One refused on a stale copy is never decided again blindly on
+#: fresh state: the service cannot know which phase, window or step the caller saw.
+RELATIVE_COMMANDS = frozenset({
+    "next_phase", "end_turn",                       # every rule set's turn flow
+    "consent", "request_undo", "request_redo",      # the open request, the latest steps
+    "pass", "aro", "idle", "pass_stratagem",        # the open window or order
+})
 
 
 class GameNotFoundError(LookupError):
@@ -160,11 +166,12 @@ def retry_keeps_meaning(first: Sequence[Fact] | None, again: Sequence[Fact], do:
       to the same spot is the same move; `next_phase` on a phase the other
       writer already left, or dice drawn at another index, is not.
     - First refused on a stale copy (it had no facts): the decision on fresh
-      state is the first real one, except for turn-flow commands (`TURN_FLOW`),
-      whose meaning ("the next phase") depends on the state the caller saw.
+      state is the first real one, except for `RELATIVE_COMMANDS` (turn flow,
+      answers to what is open, "my latest steps"), whose meaning depends on the
+      state the caller saw.
     """
     if first is None:
-        return do not in TURN_FLOW
+        return do not in RELATIVE_COMMANDS
     return [meaning(f) for f in first] == [meaning(f) for f in again]
 
 
