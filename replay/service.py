@@ -292,12 +292,8 @@ class GameService(Application[UUID]):
         # players may not know.
         received = self.clock()
         game = self.working_copy(game_id)
-        if expect_event is not None and game.version != expect_event:
-            game = self.load(game_id)  # the copy may be behind: catch up once
-            if game.version != expect_event:
-                raise GameConflictError(
-                    f"the command was decided on event {expect_event}", game.version,
-                    game.head_hash)
+        if expect_event is not None:
+            game = self._at_expected_event(game, expect_event)
         decided_at = game.version
         try:
             parsed, facts = self._decide(game, command, dice, received)
@@ -320,6 +316,17 @@ class GameService(Application[UUID]):
                 f"another writer changed the game after event {expect_event}",
                 fresh.version, fresh.head_hash)
         return self._retry(game_id, command, dice, received, first, do)
+
+    def _at_expected_event(self, game: Game, expect_event: int) -> Game:
+        """The game to decide on when the caller decided on `expect_event`: the copy,
+        caught up with the store if it is elsewhere; a conflict if the game is not
+        at that event."""
+        if game.version != expect_event:
+            game = self.load(game.id)  # the copy may be behind: catch up once
+        if game.version != expect_event:
+            raise GameConflictError(f"the command was decided on event {expect_event}",
+                                    game.version, game.head_hash)
+        return game
 
     def _retry(
         self, game_id: UUID, command: Command | dict[str, Any], dice: list[int] | None,
