@@ -46,6 +46,7 @@ from domain.state import GameState
 from events.base import Fact
 from events.core import ClauseApplied, StepTaken
 from events.envelope import GameEvent
+from projections.state_view import state_hash
 from replay.mapper import OrjsonTranscoder, PydanticMapper
 from replay.storage import schema_setup_lock, storage_env
 
@@ -84,16 +85,33 @@ class ConcurrentWriteError(Exception):
     """Another writer changed the game twice while this command was decided."""
 
 
-class GameConflictError(ConcurrentWriteError):
-    """The game is not at the event the command was decided on, and deciding it
-    again could change what it means; nothing was written. Carries the current
-    head (`version`, `head_hash`), which a caller decides on anew."""
+@dataclass(frozen=True)
+class Head:
+    """Where a game stands, in the numbering of the one who asks: for the judge (or
+    anyone not a player) the log's event number and head hash; for a player their
+    own event count and the hash of their own view (docs/script-format.md), since
+    the log's would depend on facts hidden from them."""
 
-    def __init__(self, reason: str, version: int, head_hash: str) -> None:
-        super().__init__(f"conflict: {reason}; the game is at event {version} "
-                         f"(head {head_hash}); nothing was written")
-        self.version = version
-        self.head_hash = head_hash
+    number: int
+    hash: str
+    player: str | None = None
+
+    def words(self) -> str:
+        if self.player is None:
+            return f"the game is at event {self.number} (head {self.hash})"
+        return f"{self.player} has seen {self.number} events of the game (view hash {self.hash})"
+
+
+class GameConflictError(ConcurrentWriteError):
+    """The game is not where the command was decided, and deciding it again could
+    change what it means; nothing was written. Carries the current head in the
+    issuer's numbering (`version`, `head_hash`; `Head`), to decide on anew."""
+
+    def __init__(self, reason: str, head: Head) -> None:
+        super().__init__(f"conflict: {reason}; {head.words()}; nothing was written")
+        self.head = head
+        self.version = head.number
+        self.head_hash = head.hash
 
 
 #: Commands whose meaning is relative to the state they are decided on: turn flow
@@ -291,9 +309,10 @@ class GameService(Application[UUID]):
         # carry how long the decision took (a retry's too), which can depend on what
         # players may not know.
         received = self.clock()
+        by = command.by if isinstance(command, Command) else str(command.get("by"))
         game = self.working_copy(game_id)
         if expect_event is not None:
-            game = self._at_expected_event(game, expect_event)
+            game = self._at_expected_event(game, expect_event, by)
         decided_at = game.version
         try:
             parsed, facts = self._decide(game, command, dice, received)
@@ -311,32 +330,41 @@ class GameService(Application[UUID]):
             else:
                 return accepted(facts, game)
         if expect_event is not None:
-            fresh = self.load(game_id)
-            raise GameConflictError(
-                f"another writer changed the game after event {expect_event}",
-                fresh.version, fresh.head_hash)
-        return self._retry(game_id, command, dice, received, first, do)
+            head = self.head_seen_by(self.load(game_id), by)
+            if head.number != expect_event:
+                raise GameConflictError(f"the game changed after {expect_event} events", head)
+            # A player's view did not change (what came was hidden from them): saying
+            # so would tell them; the command is decided again as without an expectation.
+        return self._retry(game_id, command, dice, received, first, do, by)
 
-    def _at_expected_event(self, game: Game, expect_event: int) -> Game:
-        """The game to decide on when the caller decided on `expect_event`: the copy,
-        caught up with the store if it is elsewhere; a conflict if the game is not
-        at that event."""
-        if game.version != expect_event:
-            game = self.load(game.id)  # the copy may be behind: catch up once
-        if game.version != expect_event:
-            raise GameConflictError(f"the command was decided on event {expect_event}",
-                                    game.version, game.head_hash)
+    def head_seen_by(self, game: Game, by: str) -> Head:
+        """Where `game` stands for the issuer `by` (`Head`)."""
+        if by not in game.state.players:
+            return Head(game.version, game.head_hash)
+        from replay.export import numbered_for  # reads the log: only for conflicts
+
+        seen = numbered_for(self.stored_events(game.id), by)
+        return Head(len(seen), state_hash(game.state, by), by)
+
+    def _at_expected_event(self, game: Game, expect_event: int, by: str) -> Game:
+        """The game to decide on when its issuer decided after `expect_event` events
+        (in their numbering, `Head`): the copy, caught up with the store; a conflict
+        if the game is not there."""
+        game = self.load(game.id)  # the copy may be behind: catch up once
+        head = self.head_seen_by(game, by)
+        if head.number != expect_event:
+            raise GameConflictError(f"the command was decided after {expect_event} events",
+                                    head)
         return game
 
     def _retry(
         self, game_id: UUID, command: Command | dict[str, Any], dice: list[int] | None,
-        received: datetime, first: list[Fact] | None, do: str,
+        received: datetime, first: list[Fact] | None, do: str, by: str,
     ) -> Outcome:
         """Decide once more on fresh state, keeping the decision only if it means
         what the first one meant (`retry_keeps_meaning`)."""
         self._cache.pop(game_id, None)
         game = self.working_copy(game_id)
-        version, head_hash = game.version, game.head_hash
         try:
             _, facts = self._decide(game, command, dice, received)
         except RuleViolation as refusal:
@@ -346,7 +374,7 @@ class GameService(Application[UUID]):
             self._cache.pop(game_id, None)
             raise GameConflictError(
                 f"another writer changed the game while {do!r} was decided, and on the new "
-                "state it would record other facts", version, head_hash)
+                "state it would record other facts", self.head_seen_by(self.load(game_id), by))
         try:
             self._save(game)
         except RecordConflictError:

@@ -156,8 +156,9 @@ def build_parser() -> argparse.ArgumentParser:
     step.add_argument("command", help='the step as JSON, e.g. {"by": "red", "do": "end_turn"}')
     step.add_argument(
         "--expect-event", type=int, metavar="N",
-        help="the event number you decided on (a receipt's event); if the game is elsewhere, "
-        "nothing is written and the current head is named (exit 3)",
+        help="where you decided: the judge's log event number (receipt 'event'), a player's "
+        "own event count (receipt 'n'); if the game is elsewhere, nothing is written and "
+        "its head is named in the same numbering (exit 3)",
     )
     step.set_defaults(handler=cmd_step)
 

@@ -154,28 +154,61 @@ def test_a_step_or_board_command_argument_out_of_limits_is_one_line(
 
 
 # -- step --expect-event ----------------------------------------------------------------
+def seen_by_red(db: str) -> tuple[int, str]:
+    """Red's own event count and view hash (what red's receipts show)."""
+    from projections.state_view import state_hash
+    from replay.export import numbered_for
+
+    service = GameService(db)
+    game_id = service.game_ids()[-1]
+    seen = (len(numbered_for(service.stored_events(game_id), "red")),
+            state_hash(service.load(game_id).state, "red"))
+    service.close()
+    return seen
+
+
 def test_a_stale_expect_event_is_refused_and_writes_nothing(
     db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The judge counts the log's events."""
     events, head_hash = stored(db)
 
-    code, out, err = run_cli(capsys, "step", db, "last", '{"by": "red", "do": "next_phase"}',
+    code, out, err = run_cli(capsys, "step", db, "last",
+                             '{"by": "judge", "do": "ruling", "text": "ok"}',
                              "--expect-event", str(events - 1))
 
     assert code == 3 and out == ""
-    assert err == (f"warledger: conflict: the command was decided on event {events - 1}; the "
-                   f"game is at event {events} (head {head_hash}); nothing was written\n")
+    assert err == (f"warledger: conflict: the command was decided after {events - 1} events; "
+                   f"the game is at event {events} (head {head_hash}); nothing was written\n")
     assert stored(db) == (events, head_hash)
+
+
+def test_a_players_stale_expect_event_names_only_what_they_may_know(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A player counts their own events (their receipt's `n`) and is shown their own
+    view hash, never the log's numbers."""
+    events, head_hash = stored(db)
+    seen, view = seen_by_red(db)
+
+    code, out, err = run_cli(capsys, "step", db, "last", '{"by": "red", "do": "next_phase"}',
+                             "--expect-event", str(seen - 1))
+
+    assert code == 3 and out == ""
+    assert err == (f"warledger: conflict: the command was decided after {seen - 1} events; red "
+                   f"has seen {seen} events of the game (view hash {view}); nothing was "
+                   "written\n")
+    assert head_hash not in err and stored(db) == (events, head_hash)
 
 
 def test_the_expected_event_lets_the_step_through(
     db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    events, _ = stored(db)
+    seen, _ = seen_by_red(db)
 
     code, out, _ = run_cli(capsys, "step", db, "last", '{"by": "red", "do": "next_phase"}',
-                           "--expect-event", str(events))
+                           "--expect-event", str(seen))
 
     result = orjson.loads(out)
     assert code == 0 and result["accepted"] is True
-    assert result["receipt"]["event"] == stored(db)[0] > events
+    assert result["receipt"]["n"] == seen_by_red(db)[0] > seen

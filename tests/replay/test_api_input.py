@@ -89,17 +89,43 @@ def test_a_command_model_is_checked_like_a_mapping(game: tuple[GameService, UUID
 def test_a_stale_expected_event_is_a_conflict_naming_the_head_and_writes_nothing(
     game: tuple[GameService, UUID]
 ) -> None:
+    """The judge counts the log's events and is shown its head hash."""
     service, game_id = game
     head = service.load(game_id)
     before = service.stored_events(game_id)
+    ruling = {"by": "judge", "do": "ruling", "text": "fine"}
 
     with pytest.raises(GameConflictError) as conflict:
-        service.handle(game_id, {"by": "red", "do": "next_phase"}, expect_event=head.version - 1)
+        service.handle(game_id, ruling, expect_event=head.version - 1)
 
     assert (conflict.value.version, conflict.value.head_hash) == (head.version, head.head_hash)
     assert service.stored_events(game_id) == before
-    assert service.handle(game_id, {"by": "red", "do": "next_phase"},
-                          expect_event=head.version).accepted
+    assert service.handle(game_id, ruling, expect_event=head.version).accepted
+
+
+def test_a_player_expects_their_own_event_count_and_is_shown_their_own_view() -> None:
+    """A player counts only the events they may see (a hidden trooper's are not
+    theirs), and a conflict shows them their own count and view hash, never the
+    log's (which would depend on the hidden trooper)."""
+    from projections.state_view import state_hash
+    from replay.export import numbered_for
+
+    setup = SETUPS["infinity-n4"].model_copy(update={"units": (
+        {"id": "r1", "owner": "red", "x": 10, "y": 10},
+        {"id": "b1", "owner": "blue", "x": 30, "y": 40, "conditions": ["hidden_deployment"]})})
+    service = GameService(":memory:")
+    game_id = service.start(setup)
+    events = service.stored_events(game_id)
+    seen = len(numbered_for(events, "red"))
+    assert seen < len(events)  # the hidden trooper's fielding is not red's
+
+    with pytest.raises(GameConflictError) as conflict:
+        service.handle(game_id, {"by": "red", "do": "next_phase"}, expect_event=len(events))
+
+    view = state_hash(service.load(game_id).state, "red")
+    assert (conflict.value.version, conflict.value.head_hash) == (seen, view)
+    assert service.stored_events(game_id) == events
+    assert service.handle(game_id, {"by": "red", "do": "next_phase"}, expect_event=seen).accepted
 
 
 @pytest.mark.parametrize("expect", [True, "7", 2.0, -1])

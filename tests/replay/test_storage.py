@@ -201,8 +201,15 @@ def test_a_turn_command_on_a_stale_copy_is_a_conflict_not_a_second_move(
     with pytest.raises(GameConflictError) as conflict:
         bob.handle(game_id, {"do": "next_phase", "by": "red"})
 
-    assert (conflict.value.version, conflict.value.head_hash) == (head.version, head.head_hash)
-    assert f"at event {head.version} (head {head.head_hash})" in str(conflict.value)
+    # Red is a player: the head is named in red's numbering (the events red may see:
+    # not the sealed seed), with the hash of red's own view.
+    from replay.export import numbered_for
+
+    seen, red_view = len(numbered_for(alice.stored_events(game_id), "red")), state_hash(
+        head.state, "red")
+    assert (conflict.value.version, conflict.value.head_hash) == (seen, red_view)
+    assert f"red has seen {seen} events of the game (view hash {red_view})" in str(
+        conflict.value)
     assert alice.load(game_id).state.phase == "shooting"
     assert len(alice.stored_events(game_id)) == head.version
 
@@ -345,7 +352,8 @@ def test_an_expected_event_overtaken_while_deciding_is_a_conflict(
     expected = bob.load(game_id).version
     race(monkeypatch, lambda: alice.handle(game_id, {"do": "ruling", "by": "judge", "text": "a"}))
 
-    with pytest.raises(GameConflictError, match=f"after event {expected}"):
+    with pytest.raises(GameConflictError, match=f"the game changed after {expected} events; "
+                       f"the game is at event {expected + 2}"):
         bob.handle(game_id, {"do": "ruling", "by": "judge", "text": "b"}, expect_event=expected)
 
     head = alice.load(game_id)
