@@ -115,7 +115,8 @@ def test_labels_of_crowded_points_never_overlap() -> None:
 def test_a_label_with_no_room_becomes_a_numbered_marker_in_the_legend() -> None:
     crowd = Setup(ruleset="w40k-10", board={"width": 6, "height": 4}, players=("red", "blue"),
                   units=tuple({"id": f"unit-with-a-long-name-{i}", "owner": "red",
-                               "x": 1 + i % 4, "y": 1 + i // 4 * 1.5, "facing": 0}
+                               "x": 1 + i % 4, "y": 1 + i // 4 * 1.5, "facing": 0,
+                               "base": 1.0}  # bases touching, not overlapping
                               for i in range(8)))
     svg = picture([], state_of(crowd))
 
