@@ -59,6 +59,7 @@ __all__ = [
     "rear_arc_polygon",
     "segment",
     "sweep_hull",
+    "target_samples",
     "to_geometry",
     "wholly_in_front_arc",
     "wholly_in_rear_arc",
@@ -387,43 +388,64 @@ class Obstacles:
 
     Query results are sorted and de-duplicated, so they never depend on the order
     the obstacles were given in. An id may appear more than once (several pieces).
+    `under` is another index whose obstacles count too (terrain kept for a whole game
+    under the units of one decision), so only the new layer's tree is built.
     """
 
-    __slots__ = ("_geoms", "_ids", "_tree")
+    __slots__ = ("_geoms", "_ids", "_tree", "_under")
 
-    def __init__(self, items: Iterable[tuple[str, BaseGeometry | Rect | Disc]]) -> None:
+    def __init__(self, items: Iterable[tuple[str, BaseGeometry | Rect | Disc]], *,
+                 under: Obstacles | None = None) -> None:
         pairs = sorted(((oid, to_geometry(g)) for oid, g in items), key=lambda p: p[0])
         self._ids: tuple[str, ...] = tuple(oid for oid, _ in pairs)
         self._geoms: tuple[BaseGeometry, ...] = tuple(g for _, g in pairs)
         self._tree = shapely.STRtree(list(self._geoms))
+        self._under = under if under is not None and len(under) else None
 
     def __len__(self) -> int:
-        return len(self._ids)
+        return len(self._ids) + (len(self._under) if self._under is not None else 0)
 
     @property
     def ids(self) -> tuple[str, ...]:
         """Distinct obstacle ids, sorted."""
-        return tuple(sorted(set(self._ids)))
+        under = self._under.ids if self._under is not None else ()
+        return tuple(sorted({*self._ids, *under}))
 
     def geometries(self, oid: str) -> tuple[BaseGeometry, ...]:
         """All geometries registered under ``oid``."""
-        return tuple(g for i, g in zip(self._ids, self._geoms, strict=True) if i == oid)
+        own = tuple(g for i, g in zip(self._ids, self._geoms, strict=True) if i == oid)
+        return own + (self._under.geometries(oid) if self._under is not None else ())
+
+    def _hits(self, geom: Shape, predicate: str, **options: float) -> list[int]:
+        if not self._ids:
+            return []
+        return sorted(int(i) for i in self._tree.query(to_geometry(geom), predicate=predicate,
+                                                        **options))
 
     def blocking_ids(self, geom: Shape, *, ignore: Iterable[str] = ()) -> list[str]:
         """Sorted ids whose geometry intersects ``geom`` (touching counts), minus ``ignore``."""
-        if not self._ids:
-            return []
         skip = frozenset(ignore)
-        hits = self._tree.query(to_geometry(geom), predicate="intersects")
-        return sorted({self._ids[int(i)] for i in hits} - skip)
+        found = {self._ids[i] for i in self._hits(geom, "intersects")} - skip
+        if self._under is not None:
+            found.update(self._under.blocking_ids(geom, ignore=skip))
+        return sorted(found)
 
     def hitting(self, geom: Shape, *, ignore: Iterable[str] = ()) -> list[BaseGeometry]:
         """The obstacle geometries that intersect ``geom`` (touching counts), minus ``ignore``."""
-        if not self._ids:
-            return []
         skip = frozenset(ignore)
-        hits = sorted(int(i) for i in self._tree.query(to_geometry(geom), predicate="intersects"))
-        return [self._geoms[i] for i in hits if self._ids[i] not in skip]
+        found = [self._geoms[i] for i in self._hits(geom, "intersects")
+                 if self._ids[i] not in skip]
+        return found + (self._under.hitting(geom, ignore=skip) if self._under is not None
+                        else [])
+
+    def near(self, geom: Shape, reach: float) -> list[tuple[str, BaseGeometry]]:
+        """The obstacles within ``reach`` of ``geom`` (one `dwithin` query per layer), by
+        id, and in the order they were given within an id."""
+        found = [(self._ids[i], self._geoms[i]) for i in self._hits(geom, "dwithin",
+                                                                     distance=reach)]
+        if self._under is not None:
+            found += self._under.near(geom, reach)
+        return sorted(found, key=lambda pair: pair[0])
 
     def is_clear(self, geom: Shape, *, ignore: Iterable[str] = ()) -> bool:
         """True if no obstacle (other than ``ignore``) intersects ``geom``."""
@@ -510,8 +532,9 @@ def is_anything_between_hull(
     return obstacles.blocking_ids(sweep_hull(footprint, point), ignore=ignore)
 
 
-def _target_samples(origin: Point2, target: Footprint, samples: int) -> list[Point2]:
-    """Sample points of a target's outline, most promising first."""
+def target_samples(origin: Point2, target: Footprint, samples: int = 16) -> list[Point2]:
+    """Sample points of a target's outline, most promising first (the ones
+    :func:`has_clear_line` tries)."""
     pts: list[Point2] = [target.centre]
     if isinstance(target, Disc):
         cx, cy, r = target.x, target.y, target.radius
@@ -563,7 +586,7 @@ def has_clear_line(
     skip = frozenset(ignore)
     if any(
         obstacles.is_clear(_line([origin, p]), ignore=skip)
-        for p in _target_samples(origin, target, samples)
+        for p in target_samples(origin, target, samples)
     ):
         return True
     return sees_part_of(origin, to_geometry(target), obstacles, ignore=skip)
@@ -607,9 +630,29 @@ def shadow(origin: Point2, obstacle: BaseGeometry, reach: float) -> BaseGeometry
         for (ax, ay), (bx, by) in itertools.pairwise(ring):
             if abs((ax - ox) * (by - oy) - (ay - oy) * (bx - ox)) <= 1e-15:
                 continue  # an edge seen end-on hides nothing beyond itself
-            parts.append(Polygon([(ax, ay), (bx, by), _pushed(origin, (bx, by), reach),
-                                  _pushed(origin, (ax, ay), reach)]))
+            far_side = far_arc(origin, (bx, by), (ax, ay), reach)
+            parts.append(Polygon([(ax, ay), (bx, by), *far_side]))
     return shapely.union_all(parts)
+
+
+#: The widest angle, seen from the origin, between two points of a shadow's far
+#: side: a chord under 10° stays within 0.4 % of `reach`, so nothing nearer than
+#: `reach` / 1.004 escapes the shadow however wide an edge looks (a wall 1" away).
+SHADOW_ARC_STEP = math.radians(10.0)
+
+
+def far_arc(origin: Point2, start: Point2, end: Point2, reach: float) -> list[Point2]:
+    """The far side of a shadow: ``start`` and ``end`` pushed out to ``reach`` from
+    ``origin``, with points on that circle between them every `SHADOW_ARC_STEP`
+    (the shorter way round). A plain chord between the two pushed points would cut
+    the shadow short behind an edge that spans a wide angle."""
+    ox, oy = origin
+    first = math.atan2(start[1] - oy, start[0] - ox)
+    turn = (math.atan2(end[1] - oy, end[0] - ox) - first + math.pi) % (2 * math.pi) - math.pi
+    parts = max(1, math.ceil(abs(turn) / SHADOW_ARC_STEP))
+    between = [(ox + reach * math.cos(first + turn * i / parts),
+                oy + reach * math.sin(first + turn * i / parts)) for i in range(1, parts)]
+    return [_pushed(origin, start, reach), *between, _pushed(origin, end, reach)]
 
 
 def _rings(geometry: BaseGeometry) -> list[list[Point2]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
 from itertools import pairwise
 
 from shapely.geometry import LineString
@@ -23,9 +22,11 @@ from domain.geometry import (
     path_min_distance,
     polygon_from_points,
     sees_part_of,
+    target_samples,
     wholly_in_front_arc,
 )
 from domain.infinity.state import InfinityState, Trooper
+from domain.shadows import HiddenRegion, ListMemo, Sightlines, disc_cover, front_cover, swept_cover
 from events.core import TerrainPiece
 from events.infinity import Point
 
@@ -71,18 +72,19 @@ def enemies_of(state: InfinityState, player: str) -> list[Trooper]:
     return [t for t in state.troopers() if t.owner != player and can_react(t)]
 
 
-@lru_cache(maxsize=64)
-def _obstacles(terrain: tuple[TerrainPiece, ...]) -> Obstacles:
-    return Obstacles(
-        (piece.id, polygon_from_points(piece.polygon))
-        for piece in terrain
-        if piece.kind == "blocking"
-    )
+def _sightlines(terrain: tuple[TerrainPiece, ...], table: tuple[float, float]) -> Sightlines:
+    return Sightlines(((piece.id, polygon_from_points(piece.polygon))
+                       for piece in terrain if piece.kind == "blocking"), (0.0, 0.0, *table))
 
 
-def blocking_terrain(state: InfinityState) -> Obstacles:
-    """The terrain that blocks Line of Fire (`blocking`), as a spatial index."""
-    return _obstacles(tuple(state.terrain))
+_SIGHTLINES = ListMemo(_sightlines, size=64)
+
+
+def blocking_terrain(state: InfinityState) -> Sightlines:
+    """The terrain that blocks Line of Fire (`blocking`), as a spatial index that keeps
+    each observer's hidden region (`domain.shadows`). Kept per terrain set: terrain
+    never changes during a game."""
+    return _SIGHTLINES(state.terrain, (state.board.width, state.board.height))
 
 
 def zone_of_control(state: InfinityState) -> float:
@@ -93,7 +95,73 @@ def zone_of_control(state: InfinityState) -> float:
 def has_lof(observer: Trooper, target: Disc, obstacles: Obstacles) -> bool:
     """RULINGS LoF: a segment from the observer's base centre to a point of the target's
     base that lies in the observer's 180° front arc (anywhere for a Camouflage Marker)
-    crosses no `blocking` terrain."""
+    crosses no `blocking` terrain.
+
+    The front arc is asked first; then, with `Sightlines`, the observer's hidden region
+    answers at once unless the base lies on a shadow's edge, where the exact geometry
+    (`exact_has_lof`) decides. Both always agree."""
+    seen_from = observer.footprint()
+    if seen_from is None:
+        return False
+    all_round = is_camouflage_marker(observer)
+    if not all_round and not in_front_arc(seen_from, target):
+        return False
+    if isinstance(obstacles, Sightlines):
+        verdict = fast_lof(seen_from, target, obstacles, all_round=all_round)
+        if verdict is not None:
+            return verdict
+    return exact_has_lof(observer, target, obstacles)
+
+
+def fast_lof(seen_from: Disc, target: Disc, sightlines: Sightlines, *,
+             all_round: bool) -> bool | None:
+    """LoF from the observer's hidden region (`domain.shadows`): True or False where that
+    is certain, None where the exact geometry must decide. The target is in the front
+    arc, at least in part (or the observer sees all round)."""
+    cover = disc_cover(target)
+    hidden = sightlines.hidden_from(seen_from.centre)
+    if hidden is None or not sightlines.covers_extent(cover):
+        return None
+    whole = all_round or wholly_in_front_arc(seen_from, target)
+    verdict = hidden.judge(cover, target)
+    if whole:
+        return verdict if verdict is not None else sample_in_sight(
+            seen_from.centre, target, sightlines, hidden)
+    if verdict is True and is_well_in_front(seen_from, target):
+        return True
+    if verdict is False or hidden.hides(front_cover(seen_from, cover,
+                                                    arc_reach(seen_from, target))):
+        return False
+    return None
+
+
+def sample_in_sight(origin: Point, target: Disc, obstacles: Obstacles,
+                    hidden: HiddenRegion) -> bool | None:
+    """True if a sample point of the target outside the hidden region has a clear line
+    (the exact segment test confirms it); None otherwise."""
+    samples = target_samples(origin, target)
+    for sample, outside in zip(samples, hidden.outside(target, samples), strict=True):
+        if outside and obstacles.is_clear(LineString([origin, sample])):
+            return True
+    return None
+
+
+def arc_reach(seen_from: Disc, target: Disc) -> float:
+    """A front-arc box reach that holds the whole target."""
+    return distance(seen_from.centre, target.centre) + target.radius + 1.0
+
+
+def is_well_in_front(seen_from: Disc, target: Disc) -> bool:
+    """Does a good part of a base straddling the side line lie in the front arc (so its
+    front part has area beyond doubt)?"""
+    hx, hy = heading_vector(seen_from.facing)
+    ahead = (target.x - seen_from.x) * hx + (target.y - seen_from.y) * hy + target.radius
+    return ahead >= 0.05 * target.radius
+
+
+def exact_has_lof(observer: Trooper, target: Disc, obstacles: Obstacles) -> bool:
+    """`has_lof` by exact geometry alone (sample lines, then the shadows' exact area):
+    the reference the fast path is tested against."""
     seen_from = observer.footprint()
     if seen_from is None:
         return False
@@ -144,11 +212,38 @@ def has_lof_to_path(
     observer: Trooper, mover: Trooper, path: Sequence[Point], obstacles: Obstacles
 ) -> bool:
     """RULINGS ARO eligibility: LoF to the moving trooper at any point of its movement
-    (its base is checked at points at most a quarter of its diameter apart)."""
+    (its base is checked at points at most a quarter of its diameter apart).
+
+    With `Sightlines`, the whole movement is asked first: if the ground the base sweeps
+    (in the observer's front arc) lies wholly in its hidden region, no point of it is
+    seen, and no base position need be tried."""
+    if isinstance(obstacles, Sightlines) and path_wholly_hidden(observer, mover, path,
+                                                                 obstacles):
+        return False
     return any(
         has_lof(observer, mover.base_at(p), obstacles)
         for p in positions_along(path, mover.base / 4.0)
     )
+
+
+def path_wholly_hidden(observer: Trooper, mover: Trooper, path: Sequence[Point],
+                       sightlines: Sightlines) -> bool:
+    """Is the swept base of the whole movement (its part in the front arc, all of it for
+    a Camouflage Marker) inside the observer's hidden region, beyond doubt?"""
+    seen_from = observer.footprint()
+    if seen_from is None:
+        return True
+    hidden = sightlines.hidden_from(seen_from.centre)
+    swept = swept_cover(tuple((float(x), float(y)) for x, y in path), mover.base / 2.0)
+    if hidden is None or hidden.is_empty or not sightlines.covers_extent(swept):
+        return False
+    if not is_camouflage_marker(observer):
+        x0, y0, x1, y1 = swept.bounds
+        reach = max(distance(seen_from.centre, (x, y)) for x in (x0, x1) for y in (y0, y1))
+        swept = front_cover(seen_from, swept, reach + 1.0)
+        if swept.is_empty:
+            return True
+    return hidden.hides(swept)
 
 
 def closest_approach(enemy: Trooper, mover: Trooper, path: Sequence[Point]) -> float:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from domain.decision import Decision
 from domain.errors import RuleViolation
-from domain.geometry import Rect
+from domain.geometry import Obstacles, Rect
 from domain.t9a.ambushers import FIRST_ROLL_TURN, counts_as_three_plus
 from domain.t9a.arrival_points import ARRIVAL_POINTS
 from domain.t9a.commands import Arrive
@@ -22,6 +22,7 @@ from domain.t9a.placement import (
     between,
     corner_distances,
     corners_in_reach,
+    obstacles,
 )
 from domain.t9a.rules import RULESET, as_t9a
 from domain.t9a.units import T9AState, T9AUnit
@@ -43,6 +44,14 @@ class Arrival:
         self.files = files or unit.files
         self.ranks = ranks or unit.ranks
         self.rect: Rect = unit.shape_at(x, y, facing, self.files, self.ranks)
+        self._others: Obstacles | None = None
+
+    def others(self, state: T9AState, unit: T9AUnit) -> Obstacles:
+        """The other units and Impassable Terrain (built once for all the checks of
+        this arrival)."""
+        if self._others is None:
+            self._others = obstacles(state, ignore=(unit.id, *state.members_of(unit.id)))
+        return self._others
 
 
 def check_placed_in_ambush(state: T9AState, unit: T9AUnit, arrival: Arrival) -> None:
@@ -133,14 +142,14 @@ def check_arrival_on_board(state: T9AState, unit: T9AUnit, arrival: Arrival) -> 
 
 def check_arrival_spacing(state: T9AState, unit: T9AUnit, arrival: Arrival) -> None:
     """AMB-15: the arriving unit's placement follows the Unit Spacing rule."""
-    check_unit_spacing(state, unit, arrival.rect, clause="AMB-15")
+    check_unit_spacing(state, unit, arrival.rect, clause="AMB-15",
+                       index=arrival.others(state, unit))
 
 
 def check_nothing_between(state: T9AState, unit: T9AUnit, arrival: Arrival) -> None:
     """AMB-16: no other unit and no Impassable Terrain lies directly between any point
     of the Unit Footprint and the chosen point (the hull of both, A-AMB-10)."""
-    blockers = between(state, arrival.rect, arrival.point,
-                       ignore=(unit.id, *state.members_of(unit.id)))
+    blockers = between(state, arrival.rect, arrival.point, index=arrival.others(state, unit))
     if blockers:
         raise RuleViolation(
             "AMB-16",

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from shapely.geometry import Polygon
 
 from domain.geometry import (
+    EPS,
     Obstacles,
     Point2,
     Rect,
@@ -23,7 +24,9 @@ from domain.geometry import (
     polygon_from_points,
     sweep_hull,
 )
+from domain.shadows import ListMemo
 from domain.t9a.units import T9AState
+from events.core import TerrainPiece
 
 #: AMB-13: corners must be within this many inches of the chosen point.
 ARRIVAL_REACH = 6.0
@@ -38,19 +41,23 @@ def is_legal_formation(files: int, ranks: int, models: int) -> bool:
 
 
 def obstacles(state: T9AState, *, ignore: Iterable[str] = ()) -> Obstacles:
-    """Other units on the table and Impassable Terrain, as a spatial index."""
+    """Other units on the table and Impassable Terrain, as a spatial index (the terrain's
+    own index is kept per terrain set; only the units' is built)."""
     skip = frozenset(ignore)
     items: list[tuple[str, Rect | Polygon]] = [
         (f"unit {unit.id}", shape)
         for unit in state.t9a_units()
         if unit.id not in skip and (shape := unit.footprint()) is not None
     ]
-    items += [
-        (f"impassable {piece.id}", polygon_from_points(piece.polygon))
-        for piece in state.terrain
-        if piece.kind == "impassable"
-    ]
-    return Obstacles(items)
+    return Obstacles(items, under=_IMPASSABLE(state.terrain, None))
+
+
+def _impassable(terrain: tuple[TerrainPiece, ...], _: None) -> Obstacles:
+    return Obstacles((f"impassable {piece.id}", polygon_from_points(piece.polygon))
+                     for piece in terrain if piece.kind == "impassable")
+
+
+_IMPASSABLE: ListMemo[TerrainPiece, None, Obstacles] = ListMemo(_impassable)
 
 
 def corner_distances(rect: Rect, point: Point2) -> tuple[float, ...]:
@@ -69,15 +76,15 @@ Gap = tuple[str, float]
 def too_close(
     state: T9AState, rect: Rect, *, ignore: Iterable[str] = (), index: Obstacles | None = None
 ) -> list[Gap]:
-    """Units and Impassable Terrain within 1″ of `rect` (Unit Spacing), with distances.
+    """Units and Impassable Terrain within 1″ of `rect` (Unit Spacing), with distances:
+    one `dwithin` query, then the exact distance of each obstacle it finds.
 
     `index`: the obstacles, if the caller has built them already (without `ignore`d ones).
     """
     index = index if index is not None else obstacles(state, ignore=ignore)
     return [
         (key, distance(rect, geom))
-        for key in index.ids
-        for geom in index.geometries(key)
+        for key, geom in index.near(rect, UNIT_SPACING + 2 * EPS)
         if is_within(rect, geom, UNIT_SPACING)
     ]
 
@@ -87,9 +94,14 @@ def arrival_hull(rect: Rect, point: Point2) -> Polygon:
     return sweep_hull(rect, point)
 
 
-def between(state: T9AState, rect: Rect, point: Point2, *, ignore: Iterable[str] = ()) -> list[str]:
-    """Units and Impassable Terrain directly between the footprint and the point."""
-    return is_anything_between_hull(rect, point, obstacles(state, ignore=ignore))
+def between(state: T9AState, rect: Rect, point: Point2, *, ignore: Iterable[str] = (),
+            index: Obstacles | None = None) -> list[str]:
+    """Units and Impassable Terrain directly between the footprint and the point.
+
+    `index`: the obstacles, if the caller has built them already (without `ignore`d ones).
+    """
+    index = index if index is not None else obstacles(state, ignore=ignore)
+    return is_anything_between_hull(rect, point, index)
 
 
 def is_on_board(state: T9AState, rect: Rect) -> bool:

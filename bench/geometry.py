@@ -1,0 +1,187 @@
+"""Geometry micro-benchmarks: the checks that used to dominate a command.
+
+    python -m bench.geometry            # prints a Markdown table
+
+* Cautious Movement check (CAU-10 … CAU-13): LoF and ZoC of 30 enemies at both ends
+  of a movement, among 200 blocking pieces; then ARO eligibility (LoF to the whole
+  path). "cold" builds every observer's hidden region (first question after the
+  enemies moved); "warm" is every later one (the enemies stand still during an
+  order). The baseline is the exact path alone (`exact_has_lof`), in the same run.
+* Ambush placement check (AMB-13 … AMB-16): 30 units and 200 Impassable pieces.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+from uuid import uuid4
+
+from domain.game import Game
+from domain.geometry import Obstacles, polygon_from_points
+from domain.infinity import aro, cautious, sight
+from domain.infinity.aro import aro_eligible
+from domain.infinity.cautious import aro_verdict
+from domain.infinity.state import InfinityState
+from domain.ruleset import Setup
+from domain.t9a.arrival import PLACEMENT_CHECKS, Arrival, arrival_breaches
+from domain.t9a.units import T9AState
+
+BOARD = 48.0
+
+
+def _pieces(rng: random.Random, count: int, kind: str, width: float, height: float,
+            keep_clear: list[tuple[float, float, float]]) -> list[dict[str, Any]]:
+    """`count` small rectangles that keep `clearance` from the given circles."""
+    pieces: list[dict[str, Any]] = []
+    while len(pieces) < count:
+        x, y = rng.uniform(1, width - 3), rng.uniform(1, height - 3)
+        w, h = rng.uniform(0.3, 2.0), rng.uniform(0.3, 2.0)
+        if any(x - r <= cx <= x + w + r and y - r <= cy <= y + h + r
+               for cx, cy, r in keep_clear):
+            continue
+        pieces.append({"id": f"{kind}-{len(pieces)}", "kind": kind,
+                       "polygon": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]})
+    return pieces
+
+
+def infinity_scene(enemies: int = 30, terrain: int = 200, seed: int = 7) -> InfinityState:
+    """An N4 table: a red mover at (24, 4) and `enemies` blue troopers, among blocking
+    pieces."""
+    rng = random.Random(seed)
+    spots = [(24.0, 4.0)] + [(rng.uniform(2, 46), rng.uniform(14, 46)) for _ in range(enemies)]
+    units: list[dict[str, Any]] = [{"id": "mover", "owner": "red", "x": 24.0, "y": 4.0,
+                                    "facing": 90.0, "mov": [4, 4], "base": 1, "type": "LI"}]
+    units += [{"id": f"e{i}", "owner": "blue", "x": x, "y": y,
+               "facing": rng.choice([0.0, 90.0, 180.0, 270.0, 225.0]),
+               "mov": [4, 4], "base": 1, "type": "LI",
+               **({"marker": "camouflage"} if i % 7 == 0 else {})}
+              for i, (x, y) in enumerate(spots[1:])]
+    clear = [(x, y, 1.5) for x, y in spots] + [(24.0, 6.0, 3.0)]
+    setup = Setup(ruleset="infinity-n4", board={"width": BOARD, "height": BOARD},
+                  terrain=tuple(_pieces(rng, terrain, "blocking", BOARD, BOARD, clear)),
+                  players=("red", "blue"), units=tuple(units))
+    state = Game.start(uuid4(), setup, datetime.now(UTC)).state
+    assert isinstance(state, InfinityState)
+    return state
+
+
+def t9a_scene(units: int = 30, terrain: int = 200, seed: int = 7) -> tuple[T9AState, Arrival]:
+    """A T9A table: `units` other units and Impassable pieces, and an arrival that
+    passes every placement check."""
+    rng = random.Random(seed)
+    spots = [(6.0 + (i % 10) * 6.5, 14.0 + (i // 10) * 10.0) for i in range(units)]
+    fielded: list[dict[str, Any]] = [
+        {"id": f"u{i}", "owner": ("red", "blue")[i % 2], "x": x, "y": y, "facing": 90.0,
+         "files": 2, "ranks": 1} for i, (x, y) in enumerate(spots)]
+    fielded.append({"id": "scouts", "owner": "red", "status": "reserve", "files": 4,
+                    "ranks": 2, "base": [1, 1], "rules": {"ambush": "Board Edge"}})
+    clear = [(x, y, 3.0) for x, y in spots] + [(36.0, 2.5, 6.0)]
+    setup = Setup(ruleset="t9a", board={"width": 72, "height": 48},
+                  terrain=tuple(_pieces(rng, terrain, "impassable", 72, 48, clear)),
+                  players=("red", "blue"), units=tuple(fielded))
+    state = Game.start(uuid4(), setup, datetime.now(UTC)).state
+    assert isinstance(state, T9AState)
+    unit = state.t9a_unit("scouts")
+    return state, Arrival(unit, (36.0, 0.0), 36.0, 2.5, 90.0, None, None)
+
+
+def median_ms(func: Callable[[], Any], repeat: int) -> tuple[float, float]:
+    """Median and spread (p10…p90 width) of `repeat` timed calls, in ms."""
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        func()
+        samples.append((time.perf_counter() - start) * 1e3)
+    samples.sort()
+    return statistics.median(samples), samples[int(0.9 * len(samples))] - samples[
+        int(0.1 * len(samples))]
+
+
+#: The modules that ask for blocking terrain by name.
+USERS = (cautious, aro)
+
+
+def exact_only(func: Callable[[], Any], state: InfinityState) -> Callable[[], Any]:
+    """`func` with Line of Fire decided by the exact geometry alone (the old path):
+    blocking terrain as a plain `Obstacles` index, without hidden regions."""
+    plain = Obstacles((piece.id, polygon_from_points(piece.polygon))
+                      for piece in state.terrain if piece.kind == "blocking")
+
+    def run() -> Any:
+        saved = [getattr(module, "blocking_terrain") for module in USERS]  # noqa: B009
+        for module in USERS:
+            setattr(module, "blocking_terrain", lambda _: plain)  # noqa: B010
+        try:
+            return func()
+        finally:
+            for module, fast in zip(USERS, saved, strict=True):
+                setattr(module, "blocking_terrain", fast)  # noqa: B010
+    return run
+
+
+def cautious_rows(repeat: int) -> list[tuple[str, str]]:
+    state = infinity_scene()
+    mover = state.trooper("mover")
+    path = [(24.0, 4.0), (24.0, 7.5)]
+    hidden = sight.blocking_terrain(state)
+
+    def cold_check() -> Any:
+        hidden._hidden.clear()
+        return aro_verdict(state, mover, path)
+
+    def check() -> Any:
+        return aro_verdict(state, mover, path)
+
+    def eligibility() -> Any:
+        return aro_eligible(state, mover, path)
+
+    assert check() == exact_only(check, state)()
+    assert eligibility() == exact_only(eligibility, state)()
+    rows = []
+    old, old_spread = median_ms(exact_only(check, state), max(3, repeat // 20))
+    cold, cold_spread = median_ms(cold_check, max(3, repeat // 20))
+    warm, warm_spread = median_ms(check, repeat)
+    rows.append(("Cautious Movement check, 30 enemies + 200 pieces, exact path (before)",
+                 f"{old:.2f} ms ±{old_spread:.2f}"))
+    rows.append(("… hidden regions built (cold: first check after the enemies moved)",
+                 f"{cold:.2f} ms ±{cold_spread:.2f}"))
+    rows.append(("… warm (target ≤ 0.3 ms)", f"{warm:.3f} ms ±{warm_spread:.3f}"))
+    old_e, old_e_spread = median_ms(exact_only(eligibility, state), max(3, repeat // 20))
+    warm_e, warm_e_spread = median_ms(eligibility, repeat)
+    rows.append(("ARO eligibility of the same movement, exact path (before)",
+                 f"{old_e:.2f} ms ±{old_e_spread:.2f}"))
+    rows.append(("… warm", f"{warm_e:.3f} ms ±{warm_e_spread:.3f}"))
+    return rows
+
+
+def ambush_rows(repeat: int) -> list[tuple[str, str]]:
+    state, arrival = t9a_scene()
+    unit = state.t9a_unit("scouts")
+
+    def check() -> Any:
+        fresh = Arrival(unit, arrival.point, arrival.rect.x, arrival.rect.y,
+                        arrival.rect.facing, None, None)
+        return arrival_breaches(state, unit, fresh, PLACEMENT_CHECKS)
+
+    assert check() == [], check()
+    warm, spread = median_ms(check, repeat)
+    return [("Ambush placement check, 30 units + 200 pieces (target ≤ 0.2 ms)",
+             f"{warm:.3f} ms ±{spread:.3f}")]
+
+
+def main() -> None:
+    import os
+
+    load = os.getloadavg()
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}\n")
+    print("| measure | median ± p10…p90 width |\n|---|---|")
+    for name, value in [*cautious_rows(400), *ambush_rows(400)]:
+        print(f"| {name} | {value} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,296 @@
+"""What blocking terrain hides from a point, built once and asked many times.
+
+Line of Fire is asked for again and again from the same few points: every enemy
+at both ends of a movement, and along it for ARO eligibility, while the enemies
+stand still (they do not move during the active trooper's order). So, per
+terrain set, each observer's *hidden region* (the union of the shadows its
+blocking terrain casts, see `domain.geometry.shadow`) is built once per observer
+centre and kept as a prepared geometry; a question about a base is then one
+prepared `intersects` or `contains`.
+
+The fast answers are only given when they are robust: a base (or a whole swept
+path) is *seen* when a slightly enlarged cover of it misses the hidden region,
+and *hidden* when the enlarged cover lies inside it. Anything closer to a
+shadow's edge than that margin is left to the exact, slower path
+(`domain.geometry.has_clear_line`), so the fast path never changes a verdict;
+`tests/domain/test_shadows.py` compares both on random scenes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
+from typing import Generic, TypeVar
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
+
+from domain.geometry import (
+    EPS,
+    SHADOW_ARC_STEP,
+    Disc,
+    Obstacles,
+    Point2,
+    front_arc_polygon,
+    heading_vector,
+    shadow,
+)
+
+__all__ = ["HiddenRegion", "ListMemo", "Sightlines", "swept_cover"]
+
+#: A cover is the base (or swept path) made this much wider, relatively and in
+#: inches: points of the true circle and of its polygon lie well inside it.
+COVER_GROWTH = 1.01
+COVER_SLACK = 1e-6
+#: How far behind the side line a front-arc cover starts (inches): the arc is closed,
+#: and a base within EPS of the side line still counts as in it.
+ARC_SLACK = 4 * EPS
+#: How many observer centres each terrain set keeps hidden regions for.
+OBSERVERS_KEPT = 256
+#: Points on a convex piece's far arc (its angular span is under 180°, so < 11.25° apart).
+ARC_POINTS = math.ceil(math.pi / SHADOW_ARC_STEP) + 2
+
+T = TypeVar("T")
+K = TypeVar("K")
+R = TypeVar("R")
+
+
+class ListMemo(Generic[T, K, R]):
+    """Memoise a function of a list of immutable items (terrain pieces) and a small
+    key (the board's size) by the list's identity, checked item by item (identity
+    first, so a hit costs a list compare, not a hash of every piece); on a miss, by
+    the items' values."""
+
+    def __init__(self, build: Callable[[tuple[T, ...], K], R], size: int = 32) -> None:
+        self._build = lru_cache(maxsize=size)(build)
+        self._size = size
+        self._by_list: OrderedDict[int, tuple[list[T], list[T], K, R]] = OrderedDict()
+
+    def __call__(self, items: list[T], key: K) -> R:
+        entry = self._by_list.get(id(items))
+        if entry is not None and entry[0] is items and entry[2] == key and entry[1] == items:
+            return entry[3]
+        result = self._build(tuple(items), key)
+        # Keep the list itself, so that its id cannot be reused while it is remembered.
+        self._by_list[id(items)] = (items, list(items), key, result)
+        while len(self._by_list) > self._size:
+            self._by_list.popitem(last=False)
+        return result
+
+
+class Sightlines(Obstacles):
+    """Blocking terrain for Line of Fire: the spatial index of `Obstacles`, plus each
+    observer's hidden region, built on first use and kept per observer centre (about
+    1 ms for 200 pieces: their shadows at once, and an index of them).
+
+    `extent` (min x, min y, max x, max y) is the area questions are asked about (the
+    table); shadows reach beyond it, and a question outside it takes the exact path.
+    """
+
+    __slots__ = ("_convex", "_extent", "_hidden", "_pieces", "_reach")
+
+    def __init__(self, items: Iterable[tuple[str, BaseGeometry]],
+                 extent: tuple[float, float, float, float]) -> None:
+        super().__init__(items)
+        self._pieces = np.array(self._geoms, dtype=object)
+        self._convex = np.array([_is_convex(g) for g in self._geoms], dtype=bool)
+        bounds = [extent, *(g.bounds for g in self._geoms)]
+        self._extent = (min(b[0] for b in bounds), min(b[1] for b in bounds),
+                        max(b[2] for b in bounds), max(b[3] for b in bounds))
+        x0, y0, x1, y1 = self._extent
+        self._reach = 2.0 * math.hypot(x1 - x0, y1 - y0) + 1.0
+        self._hidden: OrderedDict[Point2, HiddenRegion | None] = OrderedDict()
+
+    def hidden_from(self, origin: Point2) -> HiddenRegion | None:
+        """The hidden region seen from `origin`, or None when there is no robust one
+        (the origin on or inside a piece: the exact path decides)."""
+        if origin in self._hidden:
+            self._hidden.move_to_end(origin)
+            return self._hidden[origin]
+        region = self._build(origin)
+        self._hidden[origin] = region
+        while len(self._hidden) > OBSERVERS_KEPT:
+            self._hidden.popitem(last=False)
+        return region
+
+    def covers_extent(self, geom: BaseGeometry) -> bool:
+        """Does `geom` lie in the area the hidden regions are exact for?"""
+        x0, y0, x1, y1 = (float(v) for v in geom.bounds)
+        ex0, ey0, ex1, ey1 = self._extent
+        inside: bool = x0 >= ex0 - 1.0 and y0 >= ey0 - 1.0 and x1 <= ex1 + 1.0 and (
+            y1 <= ey1 + 1.0)
+        return inside
+
+    def _build(self, origin: Point2) -> HiddenRegion | None:
+        if len(self._pieces) == 0:
+            return HiddenRegion(origin, [], np.zeros(0), np.zeros(0), np.zeros(0))
+        nearest = shapely.distance(self._pieces, Point(origin))
+        if float(nearest.min()) <= 1e3 * EPS:
+            return None
+        convex = self._pieces[self._convex]
+        shadows, centres, halves = _convex_shadows(origin, convex, self._reach)
+        others = self._pieces[~self._convex]
+        shadows += [shadow(origin, g, self._reach) for g in others]
+        centres = np.concatenate([centres, np.zeros(len(others))])
+        halves = np.concatenate([halves, np.full(len(others), math.pi)])
+        nearest = np.concatenate([nearest[self._convex], nearest[~self._convex]])
+        return HiddenRegion(origin, shadows, centres, halves, nearest)
+
+
+class HiddenRegion:
+    """What an observer's blocking terrain hides: the union of its pieces' shadows.
+
+    The shadows all fan out from the observer, so each is indexed by the directions it
+    covers (a centre angle and a half-width) and by how near it starts; a question
+    tries only the shadows in its own directions and reach, as prepared geometries.
+    Their union is only formed, locally, when no single shadow settles a question.
+    """
+
+    __slots__ = ("_centres", "_halves", "_nearest", "_origin", "_shadows")
+
+    def __init__(self, origin: Point2, shadows: Sequence[BaseGeometry], centres: np.ndarray,
+                 halves: np.ndarray, nearest: np.ndarray) -> None:
+        self._origin = origin
+        self._shadows = np.array(shadows, dtype=object)
+        shapely.prepare(self._shadows)
+        self._centres, self._halves, self._nearest = centres, halves, nearest
+
+    @property
+    def is_empty(self) -> bool:
+        """Does nothing block at all?"""
+        return len(self._shadows) == 0
+
+    def _facing(self, cover: BaseGeometry, disc: Disc | None = None) -> np.ndarray:
+        """The shadows that may reach `cover`: in its directions, starting within reach.
+        `disc`: the base `cover` is drawn around (its directions are then exact)."""
+        centre, half, far = (_directions(self._origin, cover) if disc is None
+                             else _disc_directions(self._origin, disc))
+        gap = np.abs((self._centres - centre + math.pi) % (2 * math.pi) - math.pi)
+        near = (gap <= self._halves + half + 1e-9) & (self._nearest <= far + 1e-9)
+        found: np.ndarray = self._shadows[near]
+        return found
+
+    def judge(self, cover: BaseGeometry, disc: Disc | None = None) -> bool | None:
+        """True if every point of `cover` is outside the hidden region (in plain sight),
+        False if every point is inside it, None if it straddles a shadow's edge."""
+        near = self._facing(cover, disc)
+        if not len(near):
+            return True
+        near = near[shapely.intersects(near, cover)]
+        if not len(near):
+            return True
+        if bool(shapely.contains(near, cover).any()):
+            return False
+        if len(near) > 1 and bool(shapely.union_all(near).contains(cover)):
+            return False
+        return None
+
+    def hides(self, cover: BaseGeometry) -> bool:
+        """Is every point of `cover` inside the hidden region?"""
+        return self.judge(cover) is False
+
+    def outside(self, disc: Disc, points: Sequence[Point2]) -> list[bool]:
+        """For each point (all of the base `disc`): is it outside the hidden region (a
+        candidate clear line)?"""
+        near = self._facing(disc_cover(disc), disc)
+        if not len(near):
+            return [True] * len(points)
+        dots = shapely.points(np.asarray(points, dtype=float))
+        inside = shapely.intersects(near[:, None], dots[None, :]).any(axis=0)
+        return [not hidden for hidden in inside.tolist()]
+
+
+def _disc_directions(origin: Point2, disc: Disc) -> tuple[float, float, float]:
+    """`_directions` of a base's cover, from its centre and radius."""
+    dx, dy = disc.x - origin[0], disc.y - origin[1]
+    gap = math.hypot(dx, dy)
+    reach = disc.radius * COVER_GROWTH + COVER_SLACK
+    if gap <= 1.5 * reach:
+        return 0.0, math.pi, gap + reach
+    return math.atan2(dy, dx), math.asin(reach / gap) * 1.01, gap + reach
+
+
+def _directions(origin: Point2, cover: BaseGeometry) -> tuple[float, float, float]:
+    """The directions `cover` spans seen from `origin` (centre angle, half-width) and how
+    far its farthest point is. All round (half-width π) when it is close about the
+    origin or spans a wide angle."""
+    xy = shapely.get_coordinates(cover) - np.asarray(origin, dtype=float)
+    far = float(np.hypot(xy[:, 0], xy[:, 1]).max())
+    middle = xy.mean(axis=0)
+    centre = math.atan2(float(middle[1]), float(middle[0]))
+    angles = (np.arctan2(xy[:, 1], xy[:, 0]) - centre + math.pi) % (2 * math.pi) - math.pi
+    half = float(np.abs(angles).max())
+    if half > 0.4 * math.pi or shapely.intersects_xy(cover, *origin):
+        return 0.0, math.pi, far
+    return centre, half, far
+
+
+def _is_convex(piece: BaseGeometry) -> bool:
+    """A simple polygon without holes whose every turn has the same sense."""
+    if piece.geom_type != "Polygon" or len(piece.interiors) or piece.area <= 0.0:
+        return False
+    ring = shapely.get_coordinates(piece.exterior)[:-1]
+    if len(ring) < 3:
+        return False
+    edges = np.roll(ring, -1, axis=0) - ring
+    turns = edges[:, 0] * np.roll(edges[:, 1], -1) - edges[:, 1] * np.roll(edges[:, 0], -1)
+    return bool((turns >= 0).all() or (turns <= 0).all())
+
+
+def _convex_shadows(origin: Point2, pieces: np.ndarray,
+                    reach: float) -> tuple[list[BaseGeometry], np.ndarray, np.ndarray]:
+    """Shadows of convex pieces, all at once: the convex hull of each piece's corners
+    and of points on the circle of radius `reach` across the angle it spans; with the
+    centre angle and half-width of each."""
+    if len(pieces) == 0:
+        return [], np.zeros(0), np.zeros(0)
+    xy, idx = shapely.get_coordinates(shapely.get_exterior_ring(pieces), return_index=True)
+    o = np.asarray(origin, dtype=float)
+    rel = xy - o
+    centre = shapely.get_coordinates(shapely.centroid(pieces)) - o
+    base = np.arctan2(centre[:, 1], centre[:, 0])
+    angle = (np.arctan2(rel[:, 1], rel[:, 0]) - base[idx] + np.pi) % (2 * np.pi) - np.pi
+    lo = np.full(len(pieces), np.inf)
+    hi = np.full(len(pieces), -np.inf)
+    np.minimum.at(lo, idx, angle)
+    np.maximum.at(hi, idx, angle)
+    steps = np.linspace(0.0, 1.0, ARC_POINTS)
+    theta = base[:, None] + lo[:, None] + (hi - lo)[:, None] * steps[None, :]
+    arc = o + reach * np.stack([np.cos(theta), np.sin(theta)], axis=2)
+    points = np.concatenate([xy, arc.reshape(-1, 2)])
+    owner = np.concatenate([idx, np.repeat(np.arange(len(pieces)), ARC_POINTS)])
+    order = np.argsort(owner, kind="stable")
+    hulls = shapely.convex_hull(shapely.linestrings(points[order], indices=owner[order]))
+    return list(hulls), base + (lo + hi) / 2.0, (hi - lo) / 2.0
+
+
+@lru_cache(maxsize=4096)
+def disc_cover(disc: Disc) -> BaseGeometry:
+    """A polygon around the whole true circle of a base, with a margin."""
+    cover: BaseGeometry = Point(disc.x, disc.y).buffer(
+        disc.radius * COVER_GROWTH + COVER_SLACK, quad_segs=8)
+    return cover
+
+
+@lru_cache(maxsize=1024)
+def swept_cover(path: tuple[Point2, ...], radius: float) -> BaseGeometry:
+    """The ground a round base of `radius` covers moving along `path` (the path
+    buffered by the radius), with a margin."""
+    width = radius * COVER_GROWTH + COVER_SLACK
+    line = Point(path[0]) if len(set(path)) == 1 else LineString(path)
+    cover: BaseGeometry = line.buffer(width, quad_segs=8)
+    return cover
+
+
+def front_cover(seen_from: Disc, cover: BaseGeometry, reach: float) -> BaseGeometry:
+    """The part of `cover` in the observer's closed front arc, with a margin behind its
+    side line."""
+    hx, hy = heading_vector(seen_from.facing)
+    back = Disc(seen_from.x - hx * ARC_SLACK, seen_from.y - hy * ARC_SLACK,
+                seen_from.diameter, seen_from.facing)
+    part: BaseGeometry = cover.intersection(front_arc_polygon(back, reach))
+    return part
