@@ -358,3 +358,27 @@ def test_core_window_open_nothing_of_play_slips_in_while_an_undo_is_asked(
     assert result["steps"][-2]["accepted"], result["steps"][-2]
     assert (grenade["accepted"], grenade["rule"]) == (False, "CORE-WINDOW-OPEN")
     assert result["state"]["reaction_window"]["kind"] == "undo"
+
+
+def test_an_undo_reads_only_the_tail_of_a_long_log(backend_service: GameService) -> None:
+    """CORE-UNDO-DEPTH: only the last steps can be undone, so an accepted undo reads the
+    log back from its newest event to the undone step, not the whole game."""
+    game_id = backend_service.start(SETUP)
+    for _ in range(300):
+        rolled(backend_service, game_id)
+    read: list[int] = []
+    get = backend_service.events.get
+
+    def counted(*args: object, **kwargs: object) -> object:
+        events = list(get(*args, **kwargs))  # type: ignore[arg-type]
+        read.append(len(events))
+        return iter(events)
+
+    backend_service.events.get = counted  # type: ignore[method-assign]
+    undo(backend_service, game_id, steps=3)
+    backend_service.events.get = get  # type: ignore[method-assign]
+
+    undone = [e.fact for e in backend_service.stored_events(game_id)
+              if e.fact.type == "StepsUndone"]
+    assert len(undone) == 1 and list(undone[0].steps) == [298, 299, 300]
+    assert sum(read) < 450  # the tail page and the time travel, not 900+ events
