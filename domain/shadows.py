@@ -49,6 +49,8 @@ COVER_SLACK = 1e-6
 #: How far behind the side line a front-arc cover starts (inches): the arc is closed,
 #: and a base within EPS of the side line still counts as in it.
 ARC_SLACK = 4 * EPS
+#: Up to this many pieces, every shadow is tried (no sorting by direction).
+FEW_PIECES = 24
 #: How many observer centres each terrain set keeps hidden regions for.
 OBSERVERS_KEPT = 256
 #: Points on a convex piece's far arc (its angular span is under 180°, so < 11.25° apart).
@@ -166,7 +168,10 @@ class HiddenRegion:
 
     def _facing(self, cover: BaseGeometry, disc: Disc | None = None) -> np.ndarray:
         """The shadows that may reach `cover`: in its directions, starting within reach.
-        `disc`: the base `cover` is drawn around (its directions are then exact)."""
+        `disc`: the base `cover` is drawn around (its directions are then exact). On a
+        table of few pieces, all of them (sorting them out would cost more)."""
+        if len(self._shadows) <= FEW_PIECES:
+            return self._shadows
         centre, half, far = (_directions(self._origin, cover) if disc is None
                              else _disc_directions(self._origin, disc))
         gap = np.abs((self._centres - centre + math.pi) % (2 * math.pi) - math.pi)
