@@ -8,6 +8,7 @@ eventsourcing pydantic mapper does not (LIBRARY-NOTES, issue #302).
 
 from __future__ import annotations
 
+import zlib
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -20,6 +21,13 @@ from events.registry import load_fact
 
 EVENT_TOPIC = "warledger:GameEvent"
 SNAPSHOT_TOPIC = "warledger:GameSnapshot"
+#: Snapshots are stored zlib-compressed under their own topic (a game's state repeats
+#: itself: ledgers, unit records), about a tenth of the bytes; older snapshots, plain
+#: JSON under SNAPSHOT_TOPIC, are still read.
+COMPRESSED_SNAPSHOT_TOPIC = "warledger:GameSnapshot+zlib"
+SNAPSHOT_TOPICS = (SNAPSHOT_TOPIC, COMPRESSED_SNAPSHOT_TOPIC)
+#: zlib level for snapshots: 6 is within a few per cent of 9 at a third of the time.
+SNAPSHOT_COMPRESSION = 6
 
 
 class OrjsonTranscoder(Transcoder):
@@ -46,12 +54,17 @@ class PydanticMapper(Mapper[UUID]):
                 "fact": domain_event.stored_fact or domain_event.fact.payload(),
             }
         elif isinstance(domain_event, GameSnapshot):
-            topic = SNAPSHOT_TOPIC
-            body = {
+            snapshot = {
                 "timestamp": domain_event.timestamp.isoformat(),
                 "ruleset": domain_event.ruleset,
                 "state": domain_event.state,
             }
+            return StoredEvent(
+                originator_id=domain_event.originator_id,
+                originator_version=domain_event.originator_version,
+                topic=COMPRESSED_SNAPSHOT_TOPIC,
+                state=zlib.compress(self.transcoder.encode(snapshot), SNAPSHOT_COMPRESSION),
+            )
         else:
             raise TypeError(f"cannot store {type(domain_event).__name__}")
         return StoredEvent(
@@ -62,9 +75,12 @@ class PydanticMapper(Mapper[UUID]):
         )
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        body = self.transcoder.decode(stored_event.state)
+        data = stored_event.state
+        if stored_event.topic == COMPRESSED_SNAPSHOT_TOPIC:
+            data = zlib.decompress(data)
+        body = self.transcoder.decode(data)
         originator_id = as_uuid(stored_event.originator_id)
-        if stored_event.topic == SNAPSHOT_TOPIC:
+        if stored_event.topic in SNAPSHOT_TOPICS:
             return GameSnapshot(
                 originator_id=originator_id,
                 originator_version=stored_event.originator_version,

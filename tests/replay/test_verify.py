@@ -6,6 +6,7 @@ The tampering is done the way an attacker would: by editing the SQLite file.
 from __future__ import annotations
 
 import sqlite3
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from uuid import UUID
@@ -187,11 +188,11 @@ def test_a_tampered_snapshot_is_caught_and_not_used_when_it_does_not_link(
         version, state = conn.execute(
             "select originator_version, state from stored_snapshots order by originator_version"
         ).fetchone()
-        body = orjson.loads(state)
+        body = orjson.loads(zlib.decompress(state))  # snapshots are stored compressed
         body["state"]["round"] = 99
         body["state"]["__head_hash__"] = "f" * 64
         conn.execute("update stored_snapshots set state = ? where originator_version = ?",
-                     (orjson.dumps(body), version))
+                     (zlib.compress(orjson.dumps(body)), version))
 
     fresh = GameService(db)
     verdict = verify_game(fresh, game_id)
