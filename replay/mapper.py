@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import zlib
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -96,12 +97,18 @@ def as_uuid(value: Any) -> UUID:
     return value if isinstance(value, UUID) else UUID(str(value))
 
 
+@lru_cache(maxsize=64)
+def read_timestamp(text: str) -> datetime:
+    """A stored time stamp (the events of one step share theirs: read it once)."""
+    return datetime.fromisoformat(text)
+
+
 def decode_event(originator_id: UUID, version: int, body: dict[str, Any]) -> GameEvent:
     """Build a `GameEvent` from a stored body (upcasting its fact)."""
     return GameEvent(
         originator_id=originator_id,
         originator_version=version,
-        timestamp=datetime.fromisoformat(body["timestamp"]),
+        timestamp=read_timestamp(body["timestamp"]),
         step=body["step"],
         prev_hash=body["prev_hash"],
         hash=body["hash"],
