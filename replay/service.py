@@ -16,6 +16,7 @@ naming the current head, and nothing is written.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -523,3 +524,42 @@ class GameService(Application[UUID]):
                 if notification.originator_version == 1:
                     ids.append(UUID(str(notification.originator_id)))
             start = batch[-1].id + 1
+
+    def find_game(self, text: str) -> UUID:
+        """A game id from its full form, a unique prefix, or 'last' (the game started
+        last). On SQLite one query answers: a full id or a prefix is a range of the
+        events' (game id, version) index; 'last' reads the newest events back to the
+        latest first event. Elsewhere, the store's games are listed."""
+        datastore = getattr(self.recorder, "datastore", None)
+        if type(self.recorder).__module__ != "eventsourcing.sqlite" or datastore is None:
+            return pick_game(self.game_ids(), text)
+        table = self.recorder.events_table_name  # type: ignore[attr-defined]
+        with datastore.transaction(commit=False) as cursor:
+            if text == "last":
+                cursor.execute(f"SELECT originator_id FROM {table} WHERE originator_version = 1 "
+                               "ORDER BY rowid DESC LIMIT 1")
+            else:
+                low = text.replace("-", "").lower()
+                if not re.fullmatch(r"[0-9a-f]{0,32}", low):
+                    raise GameNotFoundError(f"no game {text!r} in this database")
+                cursor.execute(f"SELECT originator_id FROM {table} WHERE originator_id >= ? "
+                               "AND originator_id < ? AND originator_version = 1 ORDER BY rowid",
+                               (low, low + "g"))
+            rows = [UUID(str(row[0])) for row in cursor.fetchall()]
+        return pick_game(rows, text)
+
+
+def pick_game(ids: Sequence[UUID], text: str) -> UUID:
+    """The one game `text` names among `ids` (in the order they were started): 'last'
+    is the latest; otherwise the full id or a unique prefix."""
+    if text == "last":
+        if not ids:
+            raise GameNotFoundError("the database holds no games")
+        return ids[-1]
+    matches = [i for i in ids if str(i) == text or str(i).startswith(text)]
+    if len(matches) != 1:
+        raise GameNotFoundError(
+            f"no game {text!r} in this database" if not matches
+            else f"{text!r} matches {len(matches)} games; give more of the id"
+        )
+    return matches[0]

@@ -400,3 +400,19 @@ def test_snapshots_are_stored_compressed_and_plain_ones_still_read(tmp_path: Pat
     restored = service.mapper.to_domain_event(old_style)
     now = service.mapper.to_domain_event(stored)
     assert restored == now and orjson.loads(plain)["ruleset"] == now.ruleset
+
+
+def test_a_game_is_found_by_its_id_a_prefix_or_last(backend_service: GameService) -> None:
+    """The CLI's GAME argument (CONTRACT): a full id, a unique prefix or `last`, found
+    the same way on every backend (on SQLite by one indexed query)."""
+    from replay.service import GameNotFoundError
+
+    ids = [backend_service.start(SETUP) for _ in range(3)]
+
+    assert backend_service.find_game("last") == ids[-1] == backend_service.game_ids()[-1]
+    assert [backend_service.find_game(str(i)) for i in ids] == ids
+    assert [backend_service.find_game(str(i)[:18]) for i in ids] == ids
+    for text, error in [("", "matches 3 games"), ("zz", "no game 'zz'"),
+                        (str(ids[0])[:9] + "x", "no game")]:
+        with pytest.raises(GameNotFoundError, match=error):
+            backend_service.find_game(text)
