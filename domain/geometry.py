@@ -246,6 +246,9 @@ def distance(a: Shape, b: Shape) -> float:
 
     Exact for discs: ``max(0, distance(centre, other) - radius)``.
     """
+    if isinstance(a, Disc) and isinstance(b, Disc):
+        gap = math.hypot(b.x - a.x, b.y - a.y)
+        return max(0.0, max(0.0, gap - b.radius) - a.radius)
     if isinstance(a, Disc):
         return max(0.0, distance(a.centre, b) - a.radius)
     if isinstance(b, Disc):

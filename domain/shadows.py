@@ -119,9 +119,14 @@ class Sightlines(Obstacles):
             self._hidden.popitem(last=False)
         return region
 
-    def covers_extent(self, geom: BaseGeometry) -> bool:
-        """Does `geom` lie in the area the hidden regions are exact for?"""
-        x0, y0, x1, y1 = (float(v) for v in geom.bounds)
+    def covers_extent(self, geom: BaseGeometry | Disc) -> bool:
+        """Does `geom` (or a base's cover) lie in the area the hidden regions are exact
+        for?"""
+        if isinstance(geom, Disc):
+            r = geom.radius * COVER_GROWTH + COVER_SLACK
+            x0, y0, x1, y1 = geom.x - r, geom.y - r, geom.x + r, geom.y + r
+        else:
+            x0, y0, x1, y1 = (float(v) for v in geom.bounds)
         ex0, ey0, ex1, ey1 = self._extent
         inside: bool = x0 >= ex0 - 1.0 and y0 >= ey0 - 1.0 and x1 <= ex1 + 1.0 and (
             y1 <= ey1 + 1.0)

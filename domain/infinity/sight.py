@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import pairwise
 
 from shapely.geometry import LineString
+from shapely.geometry.base import BaseGeometry
 
 from domain.geometry import (
     EPS,
@@ -120,7 +122,7 @@ def fast_lof(seen_from: Disc, target: Disc, sightlines: Sightlines, *,
     arc, at least in part (or the observer sees all round)."""
     cover = disc_cover(target)
     hidden = sightlines.hidden_from(seen_from.centre)
-    if hidden is None or not sightlines.covers_extent(cover):
+    if hidden is None or not sightlines.covers_extent(target):
         return None
     whole = all_round or wholly_in_front_arc(seen_from, target)
     verdict = hidden.judge(cover, target)
@@ -216,7 +218,10 @@ def has_lof_to_path(
 
     With `Sightlines`, the whole movement is asked first: if the ground the base sweeps
     (in the observer's front arc) lies wholly in its hidden region, no point of it is
-    seen, and no base position need be tried."""
+    seen, and no base position need be tried. First of all: a movement wholly behind
+    the observer (not a Camouflage Marker) is never seen."""
+    if path_wholly_behind(observer, mover, path):
+        return False
     if isinstance(obstacles, Sightlines) and path_wholly_hidden(observer, mover, path,
                                                                  obstacles):
         return False
@@ -224,6 +229,20 @@ def has_lof_to_path(
         has_lof(observer, mover.base_at(p), obstacles)
         for p in positions_along(path, mover.base / 4.0)
     )
+
+
+def path_wholly_behind(observer: Trooper, mover: Trooper, path: Sequence[Point]) -> bool:
+    """Does every base position of the movement lie beyond the observer's rear side line,
+    with no part in its (closed) front arc? (A distance ahead is linear along each leg,
+    so the path's corners are enough.) Never for a Camouflage Marker (360° LoF)."""
+    seen_from = observer.footprint()
+    if seen_from is None:
+        return True
+    if is_camouflage_marker(observer):
+        return False
+    hx, hy = heading_vector(seen_from.facing)
+    ahead = max((x - seen_from.x) * hx + (y - seen_from.y) * hy for x, y in path)
+    return ahead + mover.base / 2.0 < -EPS
 
 
 def path_wholly_hidden(observer: Trooper, mover: Trooper, path: Sequence[Point],
@@ -234,16 +253,25 @@ def path_wholly_hidden(observer: Trooper, mover: Trooper, path: Sequence[Point],
     if seen_from is None:
         return True
     hidden = sightlines.hidden_from(seen_from.centre)
-    swept = swept_cover(tuple((float(x), float(y)) for x, y in path), mover.base / 2.0)
+    legs = tuple((float(x), float(y)) for x, y in path)
+    swept = swept_cover(legs, mover.base / 2.0)
     if hidden is None or hidden.is_empty or not sightlines.covers_extent(swept):
         return False
     if not is_camouflage_marker(observer):
-        x0, y0, x1, y1 = swept.bounds
-        reach = max(distance(seen_from.centre, (x, y)) for x in (x0, x1) for y in (y0, y1))
-        swept = front_cover(seen_from, swept, reach + 1.0)
+        swept = swept_front_cover(seen_from, legs, mover.base / 2.0)
         if swept.is_empty:
             return True
     return hidden.hides(swept)
+
+
+@lru_cache(maxsize=256)
+def swept_front_cover(seen_from: Disc, legs: tuple[Point, ...], radius: float) -> BaseGeometry:
+    """The part of a movement's swept cover in the observer's front arc (kept: an ARO
+    asks again about the movement its window was opened for)."""
+    swept = swept_cover(legs, radius)
+    x0, y0, x1, y1 = swept.bounds
+    reach = max(distance(seen_from.centre, (x, y)) for x in (x0, x1) for y in (y0, y1))
+    return front_cover(seen_from, swept, reach + 1.0)
 
 
 def closest_approach(enemy: Trooper, mover: Trooper, path: Sequence[Point]) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -56,11 +57,11 @@ class Trooper(UnitState):
         """The trooper's round base (None when it is not on the table)."""
         if self.status != "on_table" or self.x is None or self.y is None:
             return None
-        return Disc(self.x, self.y, self.base, self.facing or 0.0)
+        return base_disc(self.x, self.y, self.base, self.facing or 0.0)
 
     def base_at(self, point: Point) -> Disc:
         """The trooper's base as it would stand at `point` (same facing)."""
-        return Disc(point[0], point[1], self.base, self.facing or 0.0)
+        return base_disc(point[0], point[1], self.base, self.facing or 0.0)
 
     @property
     def position(self) -> Point:
@@ -111,3 +112,10 @@ class InfinityState(GameState):
     def troopers(self) -> list[Trooper]:
         """Every trooper, in id order."""
         return [unit for _, unit in sorted(self.units.items())]
+
+
+@lru_cache(maxsize=4096)
+def base_disc(x: float, y: float, diameter: float, facing: float) -> Disc:
+    """A round base (kept: LoF and ZoC ask for the same bases again and again; a `Disc`
+    is immutable)."""
+    return Disc(x, y, diameter, facing)
