@@ -195,8 +195,13 @@ class HiddenRegion:
             return True
         if bool(shapely.contains(near, cover).any()):
             return False
-        if len(near) > 1 and bool(shapely.union_all(near).contains(cover)):
-            return False
+        if len(near) > 1:
+            # Only the part of each shadow about the cover matters: clipped, the union
+            # is of a few small polygons.
+            x0, y0, x1, y1 = cover.bounds
+            local = shapely.clip_by_rect(near, x0 - 1.0, y0 - 1.0, x1 + 1.0, y1 + 1.0)
+            if bool(shapely.union_all(local).contains(cover)):
+                return False
         return None
 
     def hides(self, cover: BaseGeometry) -> bool:
