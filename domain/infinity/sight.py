@@ -21,7 +21,6 @@ from domain.geometry import (
     has_clear_line,
     heading_vector,
     in_front_arc,
-    path_min_distance,
     polygon_from_points,
     sees_part_of,
     target_samples,
@@ -280,7 +279,23 @@ def closest_approach(enemy: Trooper, mover: Trooper, path: Sequence[Point]) -> f
     zone_of = enemy.footprint()
     if zone_of is None:
         return math.inf
-    return max(0.0, path_min_distance(list(path), zone_of) - mover.base / 2.0)
+    centre_gap = distance_to_path(zone_of.centre, path)
+    return max(0.0, max(0.0, centre_gap - zone_of.radius) - mover.base / 2.0)
+
+
+def distance_to_path(point: Point, path: Sequence[Point]) -> float:
+    """How close the polyline through `path` comes to `point` (each leg's closest
+    point, by projection): the same as shapely's distance, without building a line."""
+    px, py = point
+    best = math.inf
+    legs = list(pairwise(path)) or [(path[0], path[0])]
+    for (ax, ay), (bx, by) in legs:
+        dx, dy = bx - ax, by - ay
+        length2 = dx * dx + dy * dy
+        t = 0.0 if length2 == 0.0 else max(0.0, min(1.0, ((px - ax) * dx + (py - ay) * dy)
+                                                      / length2))
+        best = min(best, math.hypot(px - (ax + t * dx), py - (ay + t * dy)))
+    return best
 
 
 def path_enters_zoc(enemy: Trooper, mover: Trooper, path: Sequence[Point], reach: float) -> bool:

@@ -157,3 +157,17 @@ def test_far_arc_keeps_the_far_side_beyond_reach() -> None:
 
     assert len(side) >= 18
     assert all(math.isclose(math.hypot(x, y), 100.0) for x, y in side)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(coordinate, coordinate), min_size=1, max_size=4),
+       st.tuples(coordinate, coordinate))
+def test_the_distance_to_a_path_is_shapelys(path: list[tuple[float, float]],
+                                            point: tuple[float, float]) -> None:
+    """RULINGS ARO eligibility (ZoC along the path): the leg-by-leg distance equals
+    the exact polyline distance."""
+    from domain.geometry import path_min_distance
+    from domain.infinity.sight import distance_to_path
+
+    assert math.isclose(distance_to_path(point, path), path_min_distance(path, point),
+                        rel_tol=1e-12, abs_tol=1e-12)
