@@ -74,6 +74,7 @@ def measure(folder: Path, rounds: int) -> dict[tuple[str, str], tuple[list[float
             for _name, script in scripts:
                 setup = script.setup()
                 game_id = service.start(setup)
+                refused = False
                 for step in script.steps:
                     data, dice, _problem = split_step(step)
                     if data is None:
@@ -81,9 +82,13 @@ def measure(folder: Path, rounds: int) -> dict[tuple[str, str], tuple[list[float
                     start = time.perf_counter()
                     outcome = service.handle(game_id, data, dice)
                     took = time.perf_counter() - start
-                    if not outcome.accepted:
+                    after, refused = refused, not outcome.accepted
+                    if refused:
                         continue
-                    real, base = found.setdefault((setup.ruleset, str(data["do"])), ([], []))
+                    # A refusal drops the service's cached game (its working state may be
+                    # half changed): the next command reads it back from the store.
+                    kind = str(data["do"]) + (" (after a refusal)" if after else "")
+                    real, base = found.setdefault((setup.ruleset, kind), ([], []))
                     real.append(took)
                     base.append(bare_save(bare, service.last))
     finally:
