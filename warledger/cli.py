@@ -239,19 +239,12 @@ def position_of(service: GameService, game_id: UUID, args: argparse.Namespace) -
 
 
 def resolve_game(service: GameService, text: str) -> UUID:
-    """A game id from its full form, a unique prefix, or 'last'."""
-    ids = service.game_ids()
-    if text == "last":
-        if not ids:
-            raise CliError("the database holds no games")
-        return ids[-1]
-    matches = [i for i in ids if str(i) == text or str(i).startswith(text)]
-    if len(matches) != 1:
-        raise CliError(
-            f"no game {text!r} in this database" if not matches
-            else f"{text!r} matches {len(matches)} games; give more of the id"
-        )
-    return matches[0]
+    """A game id from its full form, a unique prefix, or 'last' (one indexed query on
+    SQLite, `GameService.find_game`)."""
+    try:
+        return service.find_game(text)
+    except GameNotFoundError as error:
+        raise CliError(str(error)) from None
 
 
 def print_json(data: Any) -> None:
