@@ -10,6 +10,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from events.results import ResultClaim
+
 Who = Literal["active", "reactor", "any"]
 
 #: The reserved role of a judge: rulings and consent, never unit orders (CORE-JUDGE).
@@ -54,17 +56,32 @@ class NextPhase(Command):
     do: Literal["next_phase"] = "next_phase"
 
 
-class EndTurn(Command):
-    """End the active player's turn; the next player's turn begins."""
+class Ending(Command):
+    """A command that may end the game, and then propose its result
+    (`domain.results`, docs/results.md)."""
+
+    result: ResultClaim | None = None
+
+    def record(self) -> dict[str, Any]:
+        """As stored: without `result` when none is given (older logs re-decide the same)."""
+        return self.model_dump(mode="json", exclude={"result"} if self.result is None else None)
+
+
+class EndTurn(Ending):
+    """End the active player's turn; the next player's turn begins. The turn that
+    ends the game may carry its `result`."""
 
     do: Literal["end_turn"] = "end_turn"
 
 
-class EndGame(Command):
-    """End the game now; end-of-game rules then apply."""
+class EndGame(Ending):
+    """End the game now; end-of-game rules then apply. With a `result`, it
+    proposes the result (also once the game is over, while none stands)."""
 
     who: ClassVar[Who] = "any"
     judge_may: ClassVar[bool] = True
+    #: A game over without a confirmed result may still be given one (CORE-RESULT-FINAL).
+    after_game_over: ClassVar[bool] = True
     do: Literal["end_game"] = "end_game"
     reason: str = "ended by command"
 

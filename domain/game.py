@@ -14,6 +14,7 @@ from uuid import UUID
 
 from domain.apply import apply
 from domain.dice import seed_commitment
+from domain.results import metadata_facts
 from domain.ruleset import Ruleset, Setup, find_ruleset
 from domain.state import GameState
 from events.base import Fact
@@ -51,7 +52,11 @@ class Game:
         )
         game = cls(game_id, ruleset, ruleset.initial_state(started), 0, GENESIS_HASH)
         game.record([started], timestamp, step=0)
-        rest: list[Fact] = [SeedSealed(seed=setup.seed), *ruleset.setup_facts(setup)]
+        rest: list[Fact] = [
+            SeedSealed(seed=setup.seed),
+            *metadata_facts(setup.metadata, setup.players),
+            *ruleset.setup_facts(setup),
+        ]
         for fact in rest:
             apply(game.state, fact)
         ruleset.check_setup(game.state)

@@ -26,6 +26,7 @@ from domain.state import GameState
 from domain.undo import META_COMMANDS
 from events.base import Fact
 from events.core import Board, GameStarted, TerrainPiece, UnitFielded
+from events.results import GameMetadata
 
 Handler = Callable[[Decision, Any], None]
 
@@ -43,6 +44,7 @@ class Setup(BaseModel):
     players: tuple[str, ...]
     units: tuple[dict[str, Any], ...] = ()
     options: dict[str, Any] = {}
+    metadata: GameMetadata | None = None
 
 
 class Ruleset:
@@ -68,6 +70,10 @@ class Ruleset:
     #: Whether what players keep secret opens to everyone once the game is over
     #: (the replay viewer then shows every player the full game).
     reveals_at_game_end: ClassVar[bool] = False
+    #: The most points a player's result may score, and what the points are
+    #: (docs/results.md; CORE-RESULT-POINTS).
+    result_points_max: ClassVar[int] = 10_000
+    result_points_name: ClassVar[str] = "points"
 
     def __init__(self) -> None:
         self.handlers: dict[type[Command], Handler] = {}
@@ -244,6 +250,12 @@ class Ruleset:
     def view_extra(self, state: GameState, as_player: str | None) -> dict[str, Any]:
         """Extra top-level fields for the state view (for `as_player`, or all)."""
         return {}
+
+    def result_points(self, state: GameState) -> dict[str, int] | None:
+        """The points the rules themselves score for a result (None: the players
+        give them). A proposed result without points gets these; with points, they
+        must be these (CORE-RESULT-POINTS)."""
+        return None
 
 
 #: Parts of a pydantic error location that name the validator, not the data.

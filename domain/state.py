@@ -21,7 +21,7 @@ from pydantic import (
 from domain.geometry import Disc, Footprint
 from domain.limits import Facing
 from events.base import HIDDEN_CONDITIONS
-from events.core import Board, TerrainPiece
+from events.core import Board, TerrainPiece, WindowKind
 
 UnitStatus = Literal["reserve", "on_table", "removed"]
 
@@ -94,7 +94,7 @@ class PlayerState(StateModel):
 class ReactionWindow(StateModel):
     """An open reaction window: the players or units who may still answer."""
 
-    kind: Literal["aro", "stratagem", "undo"]
+    kind: WindowKind
     eligible: list[str]
     declared: dict[str, str] = Field(default_factory=dict)
     context: dict[str, Any] = Field(default_factory=dict)
@@ -117,8 +117,21 @@ UNDO_DEPTH = 64
 #: They are left out of the states an undo or redo records (the seed is secret).
 BOOKKEEPING = frozenset(
     {"seed", "seed_commitment", "dice_index", "reusable_dice", "step", "live_steps",
-     "redo_stack", "refused_undo", "refused_redo"}
+     "redo_stack", "refused_undo", "refused_redo", "metadata"}
 )
+
+#: Game fields added after games were first stored: an undo records them only
+#: when they are set, so re-deciding an older log gives the very same facts.
+LATER_FIELDS = ("result",)
+
+
+class GameResult(StateModel):
+    """A confirmed result (docs/results.md): a winner or a draw, points per player."""
+
+    winner: str | None = None
+    draw: bool = False
+    points: dict[str, int] = Field(default_factory=dict)
+    confirmed_by: str
 
 
 class GameState(StateModel):
@@ -141,6 +154,10 @@ class GameState(StateModel):
     reaction_window: ReactionWindow | None = None
     finished: bool = False
     end_reason: str | None = None
+    #: The confirmed result (None until the opponent or the judge confirms one).
+    result: GameResult | None = None
+    #: The game's metadata as recorded at set-up (None without any); never undone.
+    metadata: dict[str, Any] | None = None
 
     # Bookkeeping: dice, steps and the seed's commitment.
     seed_commitment: str = ""

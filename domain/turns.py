@@ -10,6 +10,8 @@ from __future__ import annotations
 from domain import undo
 from domain.commands import Command, EndGame, EndTurn, NextPhase
 from domain.decision import Decision
+from domain.errors import RuleViolation
+from domain.results import check_result_open, propose_result
 from domain.ruleset import Handler
 from events.core import GameEnded, PhaseStarted
 
@@ -38,11 +40,25 @@ def decide_end_turn(d: Decision, command: EndTurn) -> None:
         start_phase(d, state.round + 1, order[0], d.ruleset.machine.phases[0])
     else:
         end_game(d, f"round {state.round} was the last round")
+    if command.result is not None:
+        if not state.finished:
+            raise RuleViolation("CORE-RESULT-EARLY", "a result is given with the step that ends "
+                                "the game; this turn does not end it")
+        propose_result(d, command.by, command.result, state.end_reason)
 
 
 def decide_end_game(d: Decision, command: EndGame) -> None:
-    """End the game by command."""
-    end_game(d, command.reason)
+    """End the game by command, proposing its result if the command carries one;
+    once the game is over, `end_game` only proposes a result (CORE-GAME-OVER
+    without one, CORE-RESULT-FINAL once one stands)."""
+    if d.state.finished and command.result is None:
+        raise RuleViolation("CORE-GAME-OVER", "the game is over; no more commands")
+    if command.result is not None:
+        check_result_open(d.state)
+    if not d.state.finished:
+        end_game(d, command.reason)
+    if command.result is not None:
+        propose_result(d, command.by, command.result, command.reason)
 
 
 def start_phase(d: Decision, round_: int, player: str, phase: str) -> None:

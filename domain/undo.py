@@ -18,7 +18,8 @@ from pydantic import Field
 from domain.commands import JUDGE, Command, Who
 from domain.decision import Decision
 from domain.errors import RuleViolation
-from domain.state import BOOKKEEPING, GameState, StepRef
+from domain.results import RESULT, decide_result_answer
+from domain.state import BOOKKEEPING, LATER_FIELDS, GameState, StepRef
 from events.core import DiceRolled, ReactionDeclared, ReactionWindowClosed, ReactionWindowOpened
 from events.undo import RequestRefused, RulingRecorded, StepsRedone, StepsUndone
 from seeds import rule_ids
@@ -46,11 +47,11 @@ class RequestRedo(Command):
 
 
 class Consent(Command):
-    """Accept or refuse the open undo or redo request."""
+    """Accept or refuse the open undo or redo request, or a proposed result."""
 
     who: ClassVar[Who] = "any"
     judge_may: ClassVar[bool] = True
-    answers: ClassVar[tuple[str, ...]] = ("undo",)
+    answers: ClassVar[tuple[str, ...]] = ("undo", "result")
     after_game_over: ClassVar[bool] = True
     do: Literal["consent"] = "consent"
     accept: bool
@@ -153,6 +154,9 @@ def decide_consent(d: Decision, command: Consent) -> None:
     """CORE-UNDO-SELF: nobody consents to their own request; the first answer settles it."""
     window = d.state.reaction_window
     assert window is not None  # the gate only lets `consent` through with one open
+    if window.kind == RESULT:
+        decide_result_answer(d, command.by, command.accept)
+        return
     requester = str(window.context["requested_by"])
     if command.by == requester:
         raise RuleViolation("CORE-UNDO-SELF", "a player cannot consent to their own request")
@@ -201,7 +205,8 @@ def redo(d: Decision, steps: tuple[int, ...], requester: str, consenter: str) ->
 
 def recorded(state: GameState) -> dict[str, Any]:
     """A state as an undo or redo records it: the game, not the log's bookkeeping."""
-    return state.model_dump(mode="json", exclude=set(BOOKKEEPING))
+    unset = {name for name in LATER_FIELDS if getattr(state, name) is None}
+    return state.model_dump(mode="json", exclude=set(BOOKKEEPING) | unset)
 
 
 def dice_of(d: Decision, steps: tuple[int, ...]) -> tuple[int, ...]:

@@ -10,6 +10,8 @@ from events.base import Fact, fact
 
 Point = tuple[float, float]
 TerrainKind = Literal["clear", "hindering", "blocking", "impassable", "elevated"]
+#: The kinds of reaction window: AROs, stratagems, undo/redo requests, proposed results.
+WindowKind = Literal["aro", "stratagem", "undo", "result"]
 
 
 class Board(BaseModel):
@@ -126,7 +128,7 @@ class ReactionWindowOpened(Fact):
     """A reaction window opened: `eligible` may each react once or pass."""
 
     type: Literal["ReactionWindowOpened"] = "ReactionWindowOpened"
-    kind: Literal["aro", "stratagem", "undo"]
+    kind: WindowKind
     eligible: tuple[str, ...]
     context: dict[str, Any] = Field(default_factory=dict)
 
@@ -146,7 +148,7 @@ class ReactionWindowClosed(Fact):
     """The open reaction window closed."""
 
     type: Literal["ReactionWindowClosed"] = "ReactionWindowClosed"
-    kind: Literal["aro", "stratagem", "undo"]
+    kind: WindowKind
 
 
 @fact

@@ -14,7 +14,7 @@ def _load_rule_set_facts() -> None:
     """Import every rule set's fact module so its facts are registered."""
     import importlib
 
-    for name in ("t9a", "infinity", "mageknight", "w40k", "undo"):
+    for name in ("t9a", "infinity", "mageknight", "w40k", "undo", "results"):
         try:
             importlib.import_module(f"events.{name}")
         except ModuleNotFoundError as missing:

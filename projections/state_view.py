@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 
+from domain.results import result_view
 from domain.ruleset import find_ruleset
 from domain.state import GameState, known_to
 
@@ -37,6 +38,7 @@ def state_view(state: GameState, as_player: str | None = None) -> dict[str, Any]
         "finished": state.finished,
     }
     view.update(ruleset.view_extra(state, as_player))
+    view.update(result_view(state))
     return view
 
 

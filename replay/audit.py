@@ -1,4 +1,7 @@
-"""The audit trail: one entry per step, with dice, citations, rulings and branches.
+"""The audit trail: one entry per step, with dice, citations, rulings, results and branches.
+
+A result's proposal, confirmation or refusal is shown on its step (a refused
+result stays in the audit, marked as having no effect; folding keeps it).
 
 Each entry names the events it spans (`events_from`..`events_to`, the numbers
 `replay --at` takes; a player's audit numbers their own events) and the round
@@ -24,6 +27,7 @@ from typing import Any
 from domain.game import Game
 from events.core import ClauseApplied, DiceRolled, StepTaken
 from events.envelope import GameEvent
+from events.results import ResultConfirmed, ResultProposed, ResultRefused
 from events.undo import RulingRecorded, StepsRedone, StepsUndone
 from projections.clauses import clause_index
 
@@ -57,6 +61,8 @@ class AuditEntry:
     #: The round and phase the step was taken in (for the set-up: where play starts).
     round: int | None = None
     phase: str | None = None
+    #: Results proposed, confirmed or refused at this step (docs/results.md).
+    results: list[dict[str, Any]] = field(default_factory=list)
 
 
 def audit_entries(
@@ -124,6 +130,8 @@ def describe_fact(
         entry.rulings.append(ruling)
         if fact.on_step is not None and fact.on_step in entries:
             entries[fact.on_step].branch.append(f"ruling at step {entry.step}")
+    elif isinstance(fact, ResultProposed | ResultConfirmed | ResultRefused):
+        entry.results.append(result_note(fact))
     elif isinstance(fact, StepsUndone):
         entry.branch.append(f"undid steps {list(fact.steps)} (consent: {fact.consented_by})")
         for step in fact.steps:
@@ -132,6 +140,25 @@ def describe_fact(
         entry.branch.append(f"redid steps {list(fact.steps)} (consent: {fact.consented_by})")
         for step in fact.steps:
             mark_branch(entries, step, False, f"redone at step {entry.step}")
+
+
+def result_note(fact: ResultProposed | ResultConfirmed | ResultRefused) -> dict[str, Any]:
+    """A result's part of the audit: proposed (with what), confirmed, or refused."""
+    if isinstance(fact, ResultRefused):
+        return {"result": "refused", "by": fact.by}
+    status = "proposed" if isinstance(fact, ResultProposed) else "confirmed"
+    return {"result": status, "by": fact.by, "winner": fact.winner, "draw": fact.draw,
+            "points": dict(fact.points)}
+
+
+def result_line(note: dict[str, Any]) -> str:
+    """One line of the timeline for a result."""
+    if note["result"] == "refused":
+        return f"RESULT refused by {note['by']} (no effect)"
+    outcome = "a draw" if note["draw"] else f"{note['winner']} wins"
+    points = ", ".join(f"{p} {v}" for p, v in note["points"].items())
+    scored = f" ({points})" if points else ""
+    return f"RESULT {note['result']} by {note['by']}: {outcome}{scored}"
 
 
 def mark_branch(entries: dict[int, AuditEntry], step: int, undone: bool, note: str) -> None:
@@ -159,7 +186,7 @@ def fold_entries(entries: list[AuditEntry]) -> list[AuditEntry]:
     for entry in entries:
         if entry.command in UNDO_REQUESTS:
             talk = [entry]
-        elif entry.command in UNDO_TALK:
+        elif entry.command in UNDO_TALK and not entry.results:  # a result's answer stays
             talk.append(entry)
             if UNDO_DONE.intersection(entry.events):
                 folded.update(e.step for e in talk)
@@ -188,6 +215,8 @@ def render(entries: list[AuditEntry], *, lang: bool = False) -> str:
             rule = f" [{ruling['rule']}: {ruling.get('original' if lang else 'text', '')}]" \
                 if "rule" in ruling else ""
             lines.append(f"        RULING by {ruling['judge']}: {ruling['ruling']}{rule}")
+        for result in e.results:
+            lines.append(f"        {result_line(result)}")
         for note in e.branch:
             lines.append(f"        branch: {note}")
     return "\n".join(lines)

@@ -28,6 +28,7 @@ from domain.history import History
 from domain.ruleset import Setup, find_ruleset, first_error
 from domain.state import GameState
 from events.core import Board, TerrainPiece
+from events.results import GameMetadata
 from projections.state_view import state_view
 from replay.service import GameService, Outcome
 
@@ -64,6 +65,11 @@ class Script(BaseModel):
     players: list[str] = Field(min_length=1, description="the first one listed goes first")
     units: list[dict[str, Any]] = Field(default_factory=list)
     options: dict[str, Any] = Field(default_factory=dict)
+    metadata: GameMetadata | None = Field(
+        default=None,
+        description="event, round, table, mission, deployed_first and players' names and "
+        "factions, keyed by player id (docs/results.md)",
+    )
     steps: list[Any] = Field(
         default_factory=list,
         description="each {by: PLAYER, do: COMMAND, ...arguments, dice: [...]}",
@@ -107,6 +113,7 @@ class Script(BaseModel):
             players=tuple(self.players),
             units=tuple(self.units),
             options=inline_files(self.ruleset, self.options, self._base_dir),
+            metadata=self.metadata,
         )
 
 

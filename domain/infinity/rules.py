@@ -40,6 +40,8 @@ class Infinity(Ruleset):
     machine = MACHINE
     commands = COMMANDS
     last_round = 3
+    result_points_max = 10
+    result_points_name = "objective points (OP, at most 10)"
     default_options: ClassVar[dict[str, Any]] = {"zone_of_control": ZONE_OF_CONTROL}
     options_model = InfinityOptions
     variants = frozenset({"codeone"})

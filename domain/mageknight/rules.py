@@ -57,6 +57,7 @@ class MageKnight(Ruleset):
     machine = MACHINE
     commands = MK_COMMANDS
     last_round = 10
+    result_points_name = "points of the opposing figures eliminated (CORE-MK-SCORE)"
     options_model = MageKnightOptions
     default_options: ClassVar[dict[str, Any]] = {
         "actions_per_turn": 3,
@@ -116,6 +117,12 @@ class MageKnight(Ruleset):
             "items": {i: item.model_dump(mode="json") for i, item in sorted(state.items.items())},
             "actions_used": state.actions_used,
         }
+
+    def result_points(self, state: GameState) -> dict[str, int] | None:
+        """A result scores the victory points of CORE-MK-SCORE: the points of each
+        opposing figure eliminated in the player's turn (docs/results.md)."""
+        assert isinstance(state, MageKnightState)
+        return victory_points(state)
 
 
 RULESET = MageKnight()

@@ -33,6 +33,8 @@ class T9A(Ruleset):
     machine = MACHINE
     commands = T9A_COMMANDS
     last_round = 6
+    result_points_max = 20
+    result_points_name = "battle points (the 20-0 score)"
 
     def setup_facts(self, setup: Setup) -> list[Fact]:
         """Field the script's units; a unit fielded already in Ambush must be eligible

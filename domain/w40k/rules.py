@@ -77,6 +77,8 @@ class W40K(Ruleset):
     machine = MACHINE
     commands = COMMANDS
     last_round = 5
+    result_points_max = 100
+    result_points_name = "victory points (at most 100)"
     default_options: ClassVar[dict[str, Any]] = {"cp": 0, "catalogs": []}
     file_options: ClassVar[tuple[str, ...]] = ("catalogs",)
     extra_machines: ClassVar[dict[str, TimingMachine]] = {"stratagem_timing": TIMING}
