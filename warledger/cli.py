@@ -42,6 +42,7 @@ from replay.service import (
 )
 from replay.storage import DEFAULT_DB, check_reachable, redact
 from replay.verify import verify_game
+from warledger import cmd_simulate
 from warledger.cmd_viewer import register as register_viewer
 from warledger.script import BeforeStep, Script, load_script, run_script
 
@@ -89,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="warledger", description="An event-sourced rules engine for tabletop wargames."
     )
     sub = parser.add_subparsers(dest="command", required=True)
+    cmd_simulate.register(sub)
 
     run = sub.add_parser("run", help="run a game script")
     run.add_argument("script")
