@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import ProcessingEvent
@@ -164,7 +164,10 @@ def enemy_units(state: GameState, player: str) -> list[UnitState]:
             if u.owner != player and u.status == "on_table"]
 
 
-def nearest(unit: UnitState, others: list[UnitState]) -> UnitState | None:
+U = TypeVar("U", bound=UnitState)
+
+
+def nearest(unit: UnitState, others: list[U]) -> U | None:
     """The unit of `others` nearest to `unit`."""
     return min(others, key=lambda o: distance(unit, o), default=None)
 
@@ -173,13 +176,15 @@ def distance(a: UnitState, b: UnitState) -> float:
     return math.hypot((a.x or 0.0) - (b.x or 0.0), (a.y or 0.0) - (b.y or 0.0))
 
 
-def towards(unit: UnitState, target: UnitState, length: float) -> tuple[float, float]:
-    """The point `length` inches from `unit` towards `target` (not past it)."""
+def towards(unit: UnitState, target: UnitState, length: float,
+            exact: bool = False) -> tuple[float, float]:
+    """The point `length` inches from `unit` towards `target` (not past it), to
+    the thousandth of an inch unless `exact` (base contact needs it exact)."""
     gap = distance(unit, target)
     share = min(1.0, length / gap) if gap > 0 else 0.0
     x = (unit.x or 0.0) + ((target.x or 0.0) - (unit.x or 0.0)) * share
     y = (unit.y or 0.0) + ((target.y or 0.0) - (unit.y or 0.0)) * share
-    return round(x, 3), round(y, 3)
+    return (x, y) if exact else (round(x, 3), round(y, 3))
 
 
 def step_off(rng: random.Random, unit: UnitState, length: float,
@@ -279,22 +284,28 @@ def infinity_answers(play: Play) -> list[Step]:
 
 
 def mageknight_plays(play: Play, player: str) -> list[Step]:
-    """Mage Knight: moves and close attacks in the action phase."""
+    """Mage Knight: close attacks on figures in base contact, and moves towards the
+    nearest enemy, for figures that may still be given an action this turn."""
+    from domain.mageknight.figures import in_contact
+    from domain.mageknight.state import Figure, MageKnightState
+
     state, rng = play.state, play.rng
-    if state.phase != "action":
+    if state.phase != "action" or not isinstance(state, MageKnightState):
         return []
     steps: list[Step] = []
-    figures = own_units(state, player)
-    enemies = enemy_units(state, player)
+    figures = [f for f in own_units(state, player)
+               if isinstance(f, Figure) and not f.acted and f.tokens < 2]
+    enemies = [e for e in enemy_units(state, player) if isinstance(e, Figure)]
     for figure in rng.sample(figures, min(TRIES, len(figures))):
+        touching = [e for e in enemies if in_contact(state, figure, e)]
         target = nearest(figure, enemies)
-        if target is not None and distance(figure, target) <= 1.6:
+        if touching:
             steps.append({"by": player, "do": "close_attack", "figure": figure.id,
-                          "targets": [target.id]})
+                          "targets": [rng.choice(touching).id]})
         elif target is not None and rng.random() < 0.7:
-            gap = max(distance(figure, target) - 1.0, 0.1)
+            gap = distance(figure, target) - figure.base / 2 - target.base / 2
             steps.append({"by": player, "do": "move", "figure": figure.id,
-                          "path": [list(towards(figure, target, min(gap, 6.0)))]})
+                          "path": [list(towards(figure, target, min(gap, 6.0), exact=True))]})
         else:
             steps.append({"by": player, "do": "move", "figure": figure.id,
                           "path": [list(step_off(rng, figure, 4.0, state))]})
