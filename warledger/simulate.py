@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -603,10 +604,12 @@ def store_game(store: GameService, clock: SimulationClock, ruleset: str, seed: i
     """Play one game in memory, then store its events (and snapshots) in one
     transaction: the same log as playing it in the store, without a commit per
     step. The game's id and its number of events."""
-    memory = GameService(":memory:", clock=clock)
+    memory = SimulationService(":memory:", clock=clock)
     try:
         game_id = simulate_game(memory, ruleset, seed, index, steps)
-        events = memory.stored_events(game_id)
+        events = memory.saved
+        if len(events) != memory.load(game_id).version:
+            events = memory.stored_events(game_id)  # the hook did not see them all
         try:
             save_events(store, events)
         except RecordConflictError:
@@ -620,6 +623,19 @@ def store_game(store: GameService, clock: SimulationClock, ruleset: str, seed: i
     return game_id, len(events)
 
 
+class SimulationService(GameService):
+    """An in-memory service that keeps the events it saves, in order, so that a
+    finished game is stored without reading it back."""
+
+    def __init__(self, db: str, *, clock: SimulationClock) -> None:
+        super().__init__(db, clock=clock)
+        self.saved: list[GameEvent] = []
+
+    def notify(self, new_events: Sequence[object]) -> None:
+        """The library's hook after each save: keep the game's new events."""
+        self.saved.extend(e for e in new_events if isinstance(e, GameEvent))
+
+
 def save_events(store: GameService, events: list[GameEvent]) -> None:
     """Append a whole game's events in one transaction, as `GameService._store` does
     (without the library's per-event protocol checks in `Application.save`)."""
@@ -629,12 +645,20 @@ def save_events(store: GameService, events: list[GameEvent]) -> None:
 
 
 def progressing(items: range, show: bool, title: str) -> Iterator[int]:
-    """The items, with a Rich progress bar on stderr when `show`."""
+    """The items, with a Rich progress bar on stderr when `show` (a plain count on
+    stderr where Rich is not installed: it comes with the `analytics` extra)."""
     if not show:
         yield from items
         return
-    from rich.console import Console
-    from rich.progress import Progress
+    try:
+        from rich.console import Console
+        from rich.progress import Progress
+    except ModuleNotFoundError:
+        for done, item in enumerate(items, start=1):
+            yield item
+            print(f"\r{title}: {done}/{len(items)}", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        return
 
     with Progress(console=Console(stderr=True)) as bar:
         task = bar.add_task(title, total=len(items))

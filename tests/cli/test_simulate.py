@@ -126,8 +126,9 @@ def test_the_cli_simulates_and_reports_its_speed(
     assert code == 0 and out["games"] == 2 and len(out["game_ids"]) == 2
     assert out["events"] == sum(len(log) for log in logs(db, [UUID(i) for i in out["game_ids"]]))
     assert out["games_per_s"] > 0 and out["events_per_s"] > 0
-    assert main(["simulate", "t9a", "--games", "1", "--db", db]) == 0
-    assert "simulated 1 t9a game(s)" in capsys.readouterr().out
+    assert main(["simulate", "t9a", "--games", "1", "--db", db, "--progress"]) == 0
+    shown = capsys.readouterr()
+    assert "simulated 1 t9a game(s)" in shown.out and "simulating t9a" in shown.err
     assert main(["simulate", "t9a", "--games", "1", "--db", db]) == 2
     assert "already holds game 0 of this simulation" in capsys.readouterr().err
 
