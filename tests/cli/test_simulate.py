@@ -20,7 +20,8 @@ from replay.service import GameService
 from replay.verify import fold, read_chain, verify_game
 from tests.conftest import POSTGRES_URL
 from warledger.cli import main
-from warledger.simulate import SAMPLERS, SimulationClock, simulate, simulate_game
+from warledger.sampling import FACTIONS, SAMPLERS
+from warledger.simulate import SimulationClock, simulate, simulate_game
 
 RULESETS = sorted(SAMPLERS)
 
@@ -67,6 +68,9 @@ def test_every_simulated_game_ends_with_a_confirmed_result_and_verifies(
     for game_id in ids:
         state = service.load(game_id).state
         assert state.finished and state.result is not None and state.reaction_window is None
+        assert state.metadata is not None and state.metadata["deployed_first"] in state.players
+        assert {info["faction"] for info in state.metadata["players"].values()} <= set(
+            FACTIONS[ruleset])
         assert verify_game(service, game_id).ok
         assert state_hash(fold(read_chain(service, game_id)).state) == state_hash(state)
     service.close()
@@ -96,6 +100,7 @@ def test_simulated_games_use_the_rules_windows_undo_and_results(tmp_path: Path) 
     kinds = {ruleset: Counter(e.fact.type for game_id in games
                               for e in service.stored_events(game_id))
              for ruleset, games in ids.items()}
+    first = {service.load(g).state.players[0] for games in ids.values() for g in games}
     service.close()
     every = sum(kinds.values(), Counter())
     assert kinds["infinity-n4"]["ReactionDeclared"] and kinds["infinity-n4"]["TrooperMoved"]
@@ -104,6 +109,7 @@ def test_simulated_games_use_the_rules_windows_undo_and_results(tmp_path: Path) 
     assert kinds["mageknight-2"]["AttackResolved"] and kinds["mageknight-2"]["FigureMoved"]
     assert every["StepsUndone"] and every["RequestRefused"] and every["ResultRefused"]
     assert every["ResultConfirmed"] == sum(games.values())
+    assert first == {"red", "blue"}  # either player may go first
 
 
 def test_a_length_in_steps_makes_longer_games(tmp_path: Path) -> None:
