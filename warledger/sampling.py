@@ -247,14 +247,19 @@ def infinity_plays(play: Play, player: str) -> list[Step]:
     return steps
 
 
+def still_to_answer(state: GameState) -> list[str]:
+    """Who (players or troopers) may still answer the open window."""
+    window = state.reaction_window
+    assert window is not None
+    return [e for e in window.eligible if e not in window.declared]
+
+
 def infinity_answers(play: Play) -> list[Step]:
     """Infinity: an eligible enemy trooper declares an ARO or passes."""
     state, rng = play.state, play.rng
-    window = state.reaction_window
-    assert window is not None
     steps: list[Step] = []
-    for trooper_id in window.eligible:
-        if trooper_id in window.declared or trooper_id not in state.units:
+    for trooper_id in still_to_answer(state):
+        if trooper_id not in state.units:
             continue
         owner = state.units[trooper_id].owner
         skill = rng.choice(("shoot", "dodge", "pass", "pass"))
@@ -353,14 +358,12 @@ def w40k_answers(play: Play) -> list[Step]:
     """40k: an eligible player answers the stratagem window with a stratagem that
     answers it now (on a target it may select), or passes."""
     state, rng = play.state, play.rng
-    window = state.reaction_window
-    assert window is not None
     steps: list[Step] = []
-    for player in window.eligible:
-        if player in window.declared or player not in state.players:
+    for player in still_to_answer(state):
+        if player not in state.players:
             continue
-        if rng.random() < 0.6:
-            steps += usable_stratagems(play, player, window.context)[:2]
+        if rng.random() < 0.6 and state.reaction_window is not None:
+            steps += usable_stratagems(play, player, state.reaction_window.context)[:2]
         steps.append({"by": player, "do": "pass_stratagem"})
     return steps
 

@@ -31,7 +31,7 @@ from domain.errors import ScriptError
 from domain.ruleset import find_ruleset
 from events.envelope import GameEvent
 from replay.service import GameService
-from warledger.sampling import SAMPLERS, Play, Sampler, Step, table_for
+from warledger.sampling import SAMPLERS, Play, Sampler, Step, still_to_answer, table_for
 
 #: Chances per accepted step of play: an undo request, and a redo after an undo.
 UNDO_CHANCE = 0.03
@@ -40,6 +40,7 @@ REDO_CHANCE = 0.3
 UNDO_ACCEPT = 0.6
 RESULT_ACCEPT = 0.85
 JUDGE_ANSWERS = 0.1
+JUDGE_ANSWERS_UNDO = 0.2
 #: A game ends by `end_game` after this many accepted steps, if not before.
 MAX_STEPS = 5_000
 #: Chance that a player tries a command of play before moving the phase on (always,
@@ -79,9 +80,7 @@ def proposed_result(play: Play) -> dict[str, Any]:
 
 def answer_result(play: Play) -> None:
     """The opponent (or now and then the judge) confirms or refuses the result."""
-    window = play.state.reaction_window
-    assert window is not None
-    players = [p for p in window.eligible if p != JUDGE and p not in window.declared]
+    players = [p for p in still_to_answer(play.state) if p != JUDGE]
     by = JUDGE if play.rng.random() < JUDGE_ANSWERS or not players else players[0]
     accept = play.rng.random() < RESULT_ACCEPT
     if not play.attempt({"by": by, "do": "consent", "accept": accept}):
@@ -94,7 +93,7 @@ def answer_undo(play: Play) -> None:
     assert window is not None
     requester = window.context.get("requested_by")
     by = next(p for p in window.eligible if p != requester)
-    if play.rng.random() < 0.2:
+    if play.rng.random() < JUDGE_ANSWERS_UNDO:
         by = JUDGE
     accept = play.rng.random() < UNDO_ACCEPT
     if not play.attempt({"by": by, "do": "consent", "accept": accept}):
