@@ -112,16 +112,20 @@ def maybe_contest(play: Play) -> None:
 
 
 def move_on(play: Play) -> bool:
-    """End the phase or the turn (the last turn of the last round with a result)."""
+    """End the turn (its last turn with a result) from its last phase, and now and
+    then early; otherwise, or if the turn cannot end yet (a phase with something
+    that must be done, e.g. AMB-07's rolls), go on to the next phase."""
     state, rng = play.state, play.rng
     by = state.active_player
     phases = play.ruleset.machine.phases
-    last = state.round >= play.ruleset.last_round and by == state.players[-1]
-    if state.phase in phases and (state.phase == phases[-1] or rng.random() < 0.08):
+    in_last_phase = state.phase == phases[-1]
+    if state.phase in phases and (in_last_phase or rng.random() < 0.08):
         step: Step = {"by": by, "do": "end_turn"}
-        if last:
+        if state.round >= play.ruleset.last_round and by == state.players[-1]:
             step["result"] = proposed_result(play)
-        return play.attempt(step)
+        accepted = play.attempt(step)
+        if accepted or in_last_phase:
+            return accepted
     return play.attempt({"by": by, "do": "next_phase"})
 
 
@@ -140,9 +144,11 @@ def play_one_step(play: Play, sampler: Sampler) -> None:
     elif (play.steps is not None or play.rng.random() < PLAY_CHANCE) and play.first_accepted(
             sampler.plays(play, state.active_player)):
         maybe_contest(play)
-    elif not move_on(play) and not play.first_accepted(sampler.plays(play, state.active_player)):
-        # Neither play nor the phase can move on (an order waiting): the game ends.
-        play.attempt({"by": state.active_player, "do": "end_game", "reason": "stuck",
+    elif not move_on(play) and not play.first_accepted(
+            sampler.plays(play, play.state.active_player)):
+        # Neither play nor the phase can move on: the game ends. (`play.state`, read
+        # afresh: a refused command's working state is thrown away.)
+        play.attempt({"by": play.state.active_player, "do": "end_game", "reason": "stuck",
                       "result": proposed_result(play)})
 
 

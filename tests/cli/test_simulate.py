@@ -68,6 +68,7 @@ def test_every_simulated_game_ends_with_a_confirmed_result_and_verifies(
     for game_id in ids:
         state = service.load(game_id).state
         assert state.finished and state.result is not None and state.reaction_window is None
+        assert str(state.end_reason).endswith("was the last round")  # CORE-TURNS: played out
         assert state.metadata is not None and state.metadata["deployed_first"] in state.players
         assert {info["faction"] for info in state.metadata["players"].values()} <= set(
             FACTIONS[ruleset])
