@@ -113,8 +113,9 @@ class StepRef(StateModel):
 #: How many recent steps can be undone; older ones are settled.
 UNDO_DEPTH = 64
 
-#: State fields an undo or redo keeps: the log's own bookkeeping, not the game.
-#: They are left out of the states an undo or redo records (the seed is secret).
+#: State fields an undo or redo keeps: the log's own bookkeeping, not the game, and
+#: the game's metadata (recorded once, at set-up). They are left out of the states
+#: an undo or redo records (the seed is secret).
 BOOKKEEPING = frozenset(
     {"seed", "seed_commitment", "dice_index", "reusable_dice", "step", "live_steps",
      "redo_stack", "refused_undo", "refused_redo", "metadata"}
