@@ -11,6 +11,7 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -22,6 +23,27 @@ from replay.service import GameService
 Step = dict[str, Any]
 #: How many candidates one sampling round tries before it moves play on.
 TRIES = 6
+
+
+class SimulationClock:
+    """The simulation's clock: a fixed start, one second on for each command the
+    simulation gives (`tick`); reading it never moves it, so a log's timestamps
+    do not depend on when the service reads the clock (snapshots)."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def tick(self) -> None:
+        self.now += timedelta(seconds=1)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def tick(service: GameService) -> None:
+    """One second on, before the next command (a simulation's clock only)."""
+    if isinstance(service.clock, SimulationClock):
+        service.clock.tick()
 
 
 @dataclass
@@ -42,6 +64,7 @@ class Play:
 
     def attempt(self, step: Step) -> bool:
         """Give the engine one command; whether it was accepted."""
+        tick(self.service)
         outcome = self.service.handle(self.game_id, step)
         if outcome.accepted:
             self.accepted += 1

@@ -19,8 +19,7 @@ import random
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, ClassVar
 from uuid import UUID
 
 from eventsourcing.application import ProcessingEvent
@@ -31,7 +30,16 @@ from domain.errors import ScriptError
 from domain.ruleset import find_ruleset
 from events.envelope import GameEvent
 from replay.service import GameService
-from warledger.sampling import SAMPLERS, Play, Sampler, Step, still_to_answer, table_for
+from warledger.sampling import (
+    SAMPLERS,
+    Play,
+    Sampler,
+    SimulationClock,
+    Step,
+    still_to_answer,
+    table_for,
+    tick,
+)
 
 #: Chances per accepted step of play: an undo request, and a redo after an undo.
 UNDO_CHANCE = 0.03
@@ -48,17 +56,6 @@ MAX_STEPS = 5_000
 PLAY_CHANCE = 0.75
 #: Sampling rounds in a row without an accepted step before a game counts as stuck.
 STALL_LIMIT = 50
-
-
-class SimulationClock:
-    """A clock that ticks one second per reading, from a fixed start: logs repeat."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2026, 1, 1, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(seconds=1)
-        return self.now
 
 
 # -- the game loop ----------------------------------------------------------------------------
@@ -176,6 +173,7 @@ def simulate_game(service: GameService, ruleset: str, seed: int, index: int,
     sampler = SAMPLERS[ruleset]
     size = 3 if steps is None else max(3, min(10, steps // 40))
     setup = table_for(sampler.setup(rng, size), rng)
+    tick(service)
     game_id = service.start(setup, UUID(int=rng.getrandbits(128), version=4))
     play = Play(service, game_id, rng, find_ruleset(ruleset), steps)
     stalled = 0
@@ -242,7 +240,7 @@ def store_game(store: GameService, clock: SimulationClock, ruleset: str, seed: i
                               f"({ruleset}, seed {seed}); choose another --seed or database"
                               ) from None
         if memory.snapshots is not None and store.snapshots is not None:
-            store.snapshots.put(list(memory.snapshots.get(game_id)))
+            store.snapshots.put(store_snapshots(list(memory.snapshots.get(game_id))))
     finally:
         memory.close()
     return game_id, len(events)
@@ -250,7 +248,10 @@ def store_game(store: GameService, clock: SimulationClock, ruleset: str, seed: i
 
 class SimulationService(GameService):
     """An in-memory service that keeps the events it saves, in order, so that a
-    finished game is stored without reading it back."""
+    finished game is stored without reading it back. It snapshots more often than
+    a store does, so that reading a game back after a refused candidate is quick."""
+
+    snapshot_interval: ClassVar[int] = GameService.snapshot_interval // 8
 
     def __init__(self, db: str, *, clock: SimulationClock) -> None:
         super().__init__(db, clock=clock)
@@ -259,6 +260,19 @@ class SimulationService(GameService):
     def notify(self, new_events: Sequence[object]) -> None:
         """The library's hook after each save: keep the game's new events."""
         self.saved.extend(e for e in new_events if isinstance(e, GameEvent))
+
+
+def store_snapshots(taken: list[Any]) -> list[Any]:
+    """Of the simulation's snapshots, those a store would have taken: the first
+    after each multiple of its interval (the simulation's interval divides it, so
+    the save that crossed it took one)."""
+    interval = GameService.snapshot_interval
+    kept, previous = [], 0
+    for snapshot in sorted(taken, key=lambda s: s.originator_version):
+        if snapshot.originator_version // interval > previous // interval:
+            kept.append(snapshot)
+        previous = snapshot.originator_version
+    return kept
 
 
 def save_events(store: GameService, events: list[GameEvent]) -> None:

@@ -166,3 +166,23 @@ def test_simulated_games_store_and_verify_on_postgresql() -> None:
     assert verify_game(service, ids[0]).ok
     assert service.load(ids[0]).state.result is not None
     service.close()
+
+
+def test_a_simulated_game_is_stored_as_if_it_had_been_played_in_the_store(
+    tmp_path: Path,
+) -> None:
+    """The same events and the same snapshots as playing it step by step there."""
+    stored, direct_db = str(tmp_path / "sim.db"), str(tmp_path / "direct.db")
+    ids = simulate("mageknight-2", 1, 8, stored, steps=300)
+    direct = GameService(direct_db, clock=SimulationClock())
+    assert simulate_game(direct, "mageknight-2", 8, 0, 300) == ids[0]
+    direct.close()
+
+    versions = []
+    for db in (stored, direct_db):
+        service = GameService(db)
+        assert service.snapshots is not None and verify_game(service, ids[0]).ok
+        versions.append([s.originator_version for s in service.snapshots.get(ids[0])])
+        service.close()
+    assert logs(stored, ids) == logs(direct_db, ids)
+    assert versions[0] == versions[1] and versions[0]  # at least one snapshot
