@@ -10,8 +10,10 @@ nothing; a player may then propose another result with `end_game`. A result
 the judge proposes is confirmed by the judge at once. A confirmed result is
 final (CORE-RESULT-FINAL), short of undoing the step that ended the game.
 
-The window's rules are a small table of answers (`ANSWERS`), so that they can
-be folded into a transitions machine with the other windows.
+As a machine (to fold in with the other windows): `propose_result` is the
+transition none → proposed (or straight to confirmed, for the judge);
+`decide_result_answer` the transitions proposed → proposed (an opponent
+accepted, others wait), → confirmed, or → refused. Nothing else moves it.
 """
 
 from __future__ import annotations
