@@ -148,11 +148,13 @@ def mageknight_setup(rng: random.Random, size: int) -> Setup:
 
 
 def w40k_setup(rng: random.Random, size: int) -> Setup:
-    """Two 40k armies 12" apart on a 48" table, with command points to spend."""
-    units = [*line_up("red", size, 16.0, 90.0, 48,
-                      lambda i: {"models": 5, "keywords": ["infantry"]}),
-             *line_up("blue", size, 30.0, 270.0, 48,
-                      lambda i: {"models": 5, "keywords": ["infantry"]})]
+    """Two 40k armies 12" apart on a 48" table, with command points to spend; every
+    other squad has GRENADES."""
+    def squad(i: int) -> dict[str, Any]:
+        return {"models": 5, "keywords": ["infantry", *(["grenades"] if i % 2 else [])]}
+
+    units = [*line_up("red", size, 16.0, 90.0, 48, squad),
+             *line_up("blue", size, 30.0, 270.0, 48, squad)]
     return Setup(ruleset="w40k-10", board={"width": 48, "height": 48}, players=("red", "blue"),
                  units=tuple(units), options={"cp": 3}, seed=rng.getrandbits(62))
 
@@ -331,8 +333,9 @@ def w40k_plays(play: Play, player: str) -> list[Step]:
     units = own_units(state, player)
     enemies = enemy_units(state, player)
     steps: list[Step] = []
-    if state.phase == "shooting" and rng.random() < 0.2 and units and enemies:
-        steps.append(grenade(rng, player, units, enemies))
+    grenadiers = [u for u in units if "grenades" in getattr(u, "keywords", [])]
+    if state.phase == "shooting" and rng.random() < 0.2 and grenadiers and enemies:
+        steps.append(grenade(rng, player, grenadiers, enemies))
     acting = rng.sample(units, min(TRIES, len(units)))
     for unit in acting:
         target = nearest(unit, enemies)
@@ -345,9 +348,10 @@ def w40k_plays(play: Play, player: str) -> list[Step]:
                           **dict(zip("xy", step_off(rng, unit, 5.5, state), strict=True))})
         elif state.phase == "shooting" and "shot" not in acted:
             steps.append({"by": player, "do": "shoot", "unit": unit.id, "target": target.id})
-        elif state.phase == "charge":
-            steps += charge(unit, target, player, acted)
-        elif state.phase == "fight" and distance(unit, target) <= ENGAGED:
+        elif state.phase == "charge" and isinstance(state, W40KState):
+            steps += charge(unit, target, player, acted, charge_roll(state, unit.id))
+        elif state.phase == "fight" and "fought" not in acted and distance(
+                unit, target) <= ENGAGED:
             steps.append({"by": player, "do": "fight", "unit": unit.id, "target": target.id})
     return steps
 
@@ -356,15 +360,25 @@ def w40k_plays(play: Play, player: str) -> list[Step]:
 ENGAGED = 2.2
 
 
-def charge(unit: UnitState, target: UnitState, player: str, acted: set[str]) -> list[Step]:
-    """Declare a charge on the nearest enemy, then make the charge move to it."""
+def charge(unit: UnitState, target: UnitState, player: str, acted: set[str],
+           rolled: int | None) -> list[Step]:
+    """Declare a charge on the nearest enemy, then, if the charge roll goes far
+    enough, make the charge move to it."""
     if distance(unit, target) > 12 or distance(unit, target) <= ENGAGED:
         return []
-    x, y = towards(unit, target, max(distance(unit, target) - 1.8, 0.0))
+    length = max(distance(unit, target) - 1.8, 0.0)
+    x, y = towards(unit, target, length)
     move: Step = {"by": player, "do": "charge_move", "unit": unit.id, "x": x, "y": y}
     if "declared a charge" in acted:
-        return [move]
+        return [move] if rolled is not None and rolled >= length else []
     return [{"by": player, "do": "declare_charge", "unit": unit.id, "targets": [target.id]}, move]
+
+
+def charge_roll(state: Any, unit_id: str) -> int | None:
+    """The unit's charge roll in this phase (2D6), if it made one."""
+    rolls = [r for r in state.rolls if r.unit == unit_id and r.purpose == "charge"
+             and (r.round, r.turn, r.phase) == (state.round, state.active_player, state.phase)]
+    return sum(rolls[-1].values) if rolls else None
 
 
 def grenade(rng: random.Random, player: str, units: list[UnitState],
