@@ -114,17 +114,24 @@ class Game:
 
     @classmethod
     def from_snapshot(cls, snapshot: GameSnapshot) -> Game:
-        """The game a stored snapshot restores."""
+        """The game a stored snapshot restores, unchecked (`replay.snapshots` checks
+        a snapshot's seal before the service uses it; `verify` compares it in full)."""
         ruleset = find_ruleset(snapshot.ruleset)
         data = dict(snapshot.state)
         head_hash = str(data.pop("__head_hash__"))
+        data.pop("__version__", None)
+        data.pop("__state_hash__", None)
         state = ruleset.state_type.model_validate(data)
         return cls(snapshot.originator_id, ruleset, state, snapshot.originator_version, head_hash)
 
     def snapshot(self, timestamp: datetime) -> GameSnapshot:
-        """A snapshot of this game at its current version."""
+        """A snapshot of this game at its current version, sealed with the event number
+        and head hash it stands at and the hash of its state (`replay.snapshots`)."""
         data = self.state.model_dump(mode="json")
+        state_hash = chain_hash(data)
+        data["__version__"] = self.version
         data["__head_hash__"] = self.head_hash
+        data["__state_hash__"] = state_hash
         return GameSnapshot(
             originator_id=self.id,
             originator_version=self.version,

@@ -26,7 +26,7 @@ from threading import RLock
 from typing import Any, ClassVar, cast
 from uuid import UUID, uuid4
 
-from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
+from eventsourcing.application import Application, ProcessingEvent
 from eventsourcing.persistence import (
     ApplicationRecorder,
     Mapper,
@@ -39,7 +39,7 @@ from domain.commands import Command
 from domain.datafile import JSON_TYPES, shape_problem
 from domain.dice import DiceSource, physical_dice_problem
 from domain.errors import RuleViolation
-from domain.game import Game, SnapshotMismatchError, project_events_only, project_game
+from domain.game import Game, project_game
 from domain.gate import decide
 from domain.history import History, LogHistory
 from domain.ruleset import Setup
@@ -49,6 +49,7 @@ from events.core import ClauseApplied, StepTaken
 from events.envelope import GameEvent
 from projections.state_view import state_hash
 from replay.mapper import OrjsonTranscoder, PydanticMapper
+from replay.snapshots import Warn, trusted_game
 from replay.storage import schema_setup_lock, storage_env
 
 Clock = Callable[[], datetime]
@@ -245,6 +246,9 @@ class GameService(Application[UUID]):
 
     name = "warledger"
     snapshot_interval: ClassVar[int] = 200
+    #: A snapshot standing at most this many events from the start is also compared
+    #: with the game its events build before it is used (`replay.snapshots`).
+    snapshot_recheck_events: ClassVar[int] = 400
 
     def __init__(self, db: str | None = None, *, clock: Clock | None = None,
                  env: dict[str, str] | None = None) -> None:
@@ -263,6 +267,8 @@ class GameService(Application[UUID]):
                     time.sleep(0.05 * (attempt + 1))
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self._cache: dict[UUID, Game] = {}
+        #: Told why a stored snapshot was not used (the CLI prints a warning line).
+        self.warn: Warn | None = None
         #: Commands are decided one at a time per service, so threads may share one.
         self._lock = RLock()
 
@@ -490,18 +496,14 @@ class GameService(Application[UUID]):
             return game
 
     def game_at(self, game_id: UUID, version: int | None = None) -> Game:
-        """The game as it was after event `version` (time travel), using snapshots."""
-        try:
-            try:
-                game = self.repository.get(game_id, version=version, projector_func=project_game)
-            except SnapshotMismatchError:
-                events = cast("Iterable[GameEvent]", self.events.get(game_id, lte=version))
-                replayed = project_events_only(None, events)
-                if replayed is None:
-                    raise AggregateNotFoundError(game_id) from None
-                game = replayed
-        except AggregateNotFoundError:
-            raise GameNotFoundError(f"no game {game_id} in this store") from None
+        """The game as it was after event `version` (time travel), through a snapshot
+        only if it checks out against the chain (`replay.snapshots`)."""
+        game = trusted_game(
+            self.snapshots, self.events, game_id, version,
+            recheck_events=self.snapshot_recheck_events, warn=self.warn,
+        )
+        if game is None:
+            raise GameNotFoundError(f"no game {game_id} in this store")
         return game
 
     def history(self, game_id: UUID) -> History:

@@ -9,12 +9,18 @@ seed derives. The first event that fails is named.
 
 A hash chain alone cannot notice the loss of whole steps at the end of the
 log; pass the head hash from a player's receipt as `expect_head` for that.
+
+Snapshots are a cache, not part of the log: a snapshot row that cannot be
+read at all is ignored and noted (the events decide), but a readable snapshot
+that differs from the replayed game, or whose seal does not match it, is a
+forgery and fails at its event.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 from uuid import UUID
 
 import orjson
@@ -27,9 +33,10 @@ from domain.history import History, LogHistory
 from domain.words import counted
 from events.base import Fact
 from events.core import GameStarted, StepTaken
-from events.envelope import GENESIS_HASH, GameEvent, chain_hash, hashed_body
+from events.envelope import GENESIS_HASH, GameEvent, GameSnapshot, chain_hash, hashed_body
 from replay.mapper import EVENT_TOPIC, decode_event
 from replay.service import GameService
+from replay.snapshots import SEAL_KEYS, first_line
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,8 @@ class Verdict:
     bad_version: int | None = None
     reason: str = ""
     head_hash: str = ""
+    #: What was ignored on the way (an unreadable snapshot row): one line each.
+    notes: tuple[str, ...] = ()
 
     def line(self) -> str:
         """One human line."""
@@ -65,31 +74,54 @@ class VerifyFailure(Exception):
 
 def verify_game(service: GameService, game_id: UUID, expect_head: str | None = None) -> Verdict:
     """Verify every stored event of a game."""
+    notes: list[str] = []
     try:
         events = read_chain(service, game_id)
-        steps = redecide_all(events, stored_snapshots(service, game_id))
+        steps = redecide_all(events, stored_snapshots(service, game_id, notes))
         head = events[-1].hash if events else GENESIS_HASH
         if expect_head is not None and head != expect_head:
             raise VerifyFailure(
                 len(events), f"the log ends at head {head}, not at the receipt's {expect_head}"
             )
     except VerifyFailure as failure:
-        return Verdict(False, 0, 0, failure.version, failure.reason)
-    return Verdict(True, len(events), steps, head_hash=head)
+        return Verdict(False, 0, 0, failure.version, failure.reason, notes=tuple(notes))
+    return Verdict(True, len(events), steps, head_hash=head, notes=tuple(notes))
 
 
-def stored_snapshots(service: GameService, game_id: UUID) -> dict[int, Game]:
-    """The game's stored snapshots, by version (none if snapshotting is off)."""
+def stored_snapshots(
+    service: GameService, game_id: UUID, notes: list[str] | None = None
+) -> dict[int, Game]:
+    """The game's readable stored snapshots, by version (none if snapshotting is off).
+
+    A row that cannot be decoded is left out, with a line in `notes`.
+    """
     if service.snapshots is None:
         return {}
     found: dict[int, Game] = {}
-    for snapshot in service.snapshots.get(game_id):
-        version = snapshot.originator_version
+    for row in service.snapshots.recorder.select_events(game_id):
+        version = row.originator_version
         try:
-            found[version] = Game.from_snapshot(snapshot)  # type: ignore[arg-type]
-        except Exception as error:  # a snapshot that cannot even be read
-            raise VerifyFailure(version, f"the stored snapshot cannot be read: {error}") from None
+            snapshot = cast("GameSnapshot", service.snapshots.mapper.to_domain_event(row))
+            found[version] = Game.from_snapshot(snapshot)
+            seal = dict(snapshot.state)
+        except Exception as error:  # a snapshot that cannot even be read: a cache miss
+            if notes is not None:
+                notes.append(
+                    f"the stored snapshot at event {version} cannot be read "
+                    f"({first_line(error)}); it is ignored: the events decide"
+                )
+            continue
+        check_seal(version, seal)
     return found
+
+
+def check_seal(version: int, data: dict[str, object]) -> None:
+    """A sealed snapshot must say it stands at its own version, and hash to its seal."""
+    if "__state_hash__" not in data and "__version__" not in data:
+        return  # the old format: compared with the replayed game, as before
+    state = {k: v for k, v in data.items() if k not in SEAL_KEYS}
+    if data.get("__version__") != version or data.get("__state_hash__") != chain_hash(state):
+        raise VerifyFailure(version, "the stored snapshot at this event does not match its seal")
 
 
 def read_chain(service: GameService, game_id: UUID) -> list[GameEvent]:

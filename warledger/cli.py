@@ -224,7 +224,14 @@ def open_service(db: str) -> GameService:
     """A service on an existing store; a missing SQLite file is an error."""
     if "://" not in db and db != ":memory:" and not Path(db).exists():
         raise CliError(f"no database file {db}")
-    return GameService(db)
+    service = GameService(db)
+    service.warn = warn
+    return service
+
+
+def warn(message: str) -> None:
+    """A warning line on stderr (an untrusted snapshot set aside, say); the command goes on."""
+    print(f"warledger: warning: {redact(message)}", file=sys.stderr)
 
 
 def open_game(args: argparse.Namespace) -> tuple[GameService, UUID]:
@@ -435,6 +442,8 @@ def write_text(path: str, text: str) -> None:
 def cmd_verify(args: argparse.Namespace) -> int:
     service, game_id = open_game(args)
     verdict = verify_game(service, game_id, args.expect_head)
+    for note in verdict.notes:
+        warn(note)
     print(verdict.line())
     return 0 if verdict.ok else 1
 
