@@ -32,7 +32,7 @@ from domain.gate import decide
 from domain.history import History, LogHistory
 from domain.words import counted
 from events.base import Fact
-from events.core import GameStarted, StepTaken
+from events.core import GameStarted, SeedSealed, StepTaken
 from events.envelope import GENESIS_HASH, GameEvent, GameSnapshot, chain_hash, hashed_body
 from replay.mapper import EVENT_TOPIC, decode_event
 from replay.service import GameService
@@ -240,10 +240,14 @@ def check_snapshot(game: Game, snapshot: Game | None) -> None:
 
 
 def check_seed(game: Game, events: Sequence[GameEvent]) -> None:
-    """The sealed seed must match the commitment in the first event."""
+    """The sealed seed must match the commitment in the first event; the failure
+    names the `SeedSealed` event (or event 2, where it belongs, when there is none)."""
     seed = game.state.seed
     if seed is None or seed_commitment(seed) != game.state.seed_commitment:
-        raise VerifyFailure(2, "the sealed seed does not match the committed hash")
+        sealed = next(
+            (e.originator_version for e in events if isinstance(e.fact, SeedSealed)), 2
+        )
+        raise VerifyFailure(sealed, "the sealed seed does not match the committed hash")
 
 
 def fold(events: Sequence[GameEvent]) -> Game:

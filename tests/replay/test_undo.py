@@ -15,6 +15,7 @@ from projections.state_view import state_view
 from replay.audit import audit_entries, fold_entries, render
 from replay.service import GameService
 from replay.verify import verify_game
+from tests.accepting import accept
 from tests.dice_game import DICE  # noqa: F401  (registers the test-dice rule set)
 
 SETUP = Setup(ruleset="test-dice", board={"width": 10, "height": 10}, players=("red", "blue"),
@@ -164,14 +165,17 @@ def test_verify_passes_on_a_game_with_undos_and_redos(backend_service: GameServi
     undo(backend_service, game_id)
     rolled(backend_service, game_id)
     undo(backend_service, game_id, accept=False)
-    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+    accept(backend_service, game_id, {"do": "next_phase", "by": "red"})
     undo(backend_service, game_id)
-    backend_service.handle(game_id, {"do": "request_redo", "by": "blue"})
-    backend_service.handle(game_id, {"do": "consent", "by": "red", "accept": True})
+    accept(backend_service, game_id, {"do": "request_redo", "by": "red"})
+    accept(backend_service, game_id, {"do": "consent", "by": "blue", "accept": True})
 
     verdict = verify_game(backend_service, game_id)
 
     assert verdict.ok, verdict.line()
+    types = [e.fact.type for e in backend_service.stored_events(game_id)]
+    assert types.count("StepsUndone") == 2 and types.count("StepsRedone") == 1
+    assert backend_service.load(game_id).state.phase == "rest"  # the redone next_phase
 
 
 def test_only_the_judge_records_rulings_and_the_audit_shows_them(
