@@ -67,6 +67,18 @@ def test_a_physical_die_must_show_a_face() -> None:
         DiceSource(seed=0, next_index=0, physical=[7]).draw(1, 6)
 
 
+@pytest.mark.parametrize("value", [0, -1])
+def test_a_physical_die_showing_0_or_less_is_refused(value: int) -> None:
+    with pytest.raises(InputError, match=f"a d6 cannot show {value}"):
+        DiceSource(seed=0, next_index=0, physical=[3, value]).draw(2, 6)
+
+
+@pytest.mark.parametrize("value", [1, 6])
+def test_a_physical_die_may_show_each_end_face(value: int) -> None:
+    assert DiceSource(seed=0, next_index=0, physical=[value]).draw(1, 6) == [
+        ((value,), "physical", None)]
+
+
 def test_reused_dice_come_before_new_digital_ones() -> None:
     source = DiceSource(seed=0, next_index=4, reusable=[2, 5])
 

@@ -49,6 +49,30 @@ def test_a_biased_byte_is_rejected_not_folded() -> None:
     assert digital_die(SEED, 36, 6) == 6
 
 
+@pytest.mark.parametrize(("index", "sides", "first_bytes", "die"), [
+    (36, 8, (255, 185), 8),    # 256 is a multiple of 8: no byte is biased, 255 is kept
+    (371, 6, (252, 41), 6),    # 252 is the first biased byte of a d6: rejected
+    (727, 6, (251, 163), 6),   # 251 is the last unbiased one: kept (251 % 6 + 1)
+])
+def test_the_rejection_limit_is_exactly_the_largest_multiple_of_the_sides(
+    index: int, sides: int, first_bytes: tuple[int, int], die: int,
+) -> None:
+    assert digital_die(SEED, index, sides) == die
+
+
+@pytest.mark.parametrize("sides", [2, 256])
+def test_a_die_may_have_2_to_256_sides(sides: int) -> None:
+    assert 1 <= digital_die(SEED, 0, sides) <= sides
+    assert [digital_die(SEED, i, 2) for i in range(8)] == [2, 2, 1, 1, 2, 1, 2, 1]
+    assert [digital_die(SEED, i, 256) for i in range(3)] == [56, 14, 83]
+
+
+@pytest.mark.parametrize("sides", [1, 0, 257])
+def test_a_die_of_fewer_than_2_or_more_than_256_sides_is_an_error(sides: int) -> None:
+    with pytest.raises(ValueError, match=f"2 to 256 sides, not {sides}"):
+        digital_die(SEED, 0, sides)
+
+
 def test_the_genesis_hash_the_seed_commitment_and_the_event_hash_are_pinned() -> None:
     assert GENESIS_HASH == "0" * 64
     assert seed_commitment(SEED) == (

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from replay.reveal import reveal_lines
 from replay.service import GameService
+from tests.accepting import accept
 from tests.dice_game import DICE  # noqa: F401  (registers the test-dice rule set)
 from tests.replay.test_undo import SETUP
 
@@ -13,8 +14,8 @@ from tests.replay.test_undo import SETUP
 def test_every_digital_roll_follows_from_the_revealed_seed(service: GameService) -> None:
     game_id = service.start(SETUP)
     for _ in range(5):
-        service.handle(game_id, {"do": "roll", "by": "red"})
-    service.handle(game_id, {"do": "roll", "by": "red"}, [6])
+        accept(service, game_id, {"do": "roll", "by": "red"})
+    accept(service, game_id, {"do": "roll", "by": "red"}, [6])
 
     ok, lines = reveal_lines(service.stored_events(game_id))
 
@@ -26,7 +27,7 @@ def test_every_digital_roll_follows_from_the_revealed_seed(service: GameService)
 
 def test_a_forged_roll_does_not_follow_from_the_seed(service: GameService) -> None:
     game_id = service.start(SETUP)
-    service.handle(game_id, {"do": "roll", "by": "red"})
+    accept(service, game_id, {"do": "roll", "by": "red"})
     events = service.stored_events(game_id)
     roll = events[-2]
     forged_value = 1 if roll.fact.values[0] != 1 else 2  # type: ignore[attr-defined]
@@ -40,10 +41,10 @@ def test_a_forged_roll_does_not_follow_from_the_seed(service: GameService) -> No
 
 def _roll_then_undo_then_roll(service: GameService) -> list:  # type: ignore[type-arg]
     game_id = service.start(SETUP)
-    service.handle(game_id, {"do": "roll", "by": "red"})
-    service.handle(game_id, {"do": "request_undo", "by": "red"})
-    service.handle(game_id, {"do": "consent", "by": "blue", "accept": True})
-    service.handle(game_id, {"do": "roll", "by": "red"})
+    accept(service, game_id, {"do": "roll", "by": "red"})
+    accept(service, game_id, {"do": "request_undo", "by": "red"})
+    accept(service, game_id, {"do": "consent", "by": "blue", "accept": True})
+    accept(service, game_id, {"do": "roll", "by": "red"})
     return service.stored_events(game_id)
 
 
@@ -75,8 +76,8 @@ def test_core_undo_dice_a_reused_die_that_is_not_the_undone_one_is_caught(
 def test_core_dice_a_digital_roll_that_skips_dice_is_caught(service: GameService) -> None:
     """Taking die #5 when #1 is next would let a player pick good dice (CORE-DICE)."""
     game_id = service.start(SETUP)
-    service.handle(game_id, {"do": "roll", "by": "red"})
-    service.handle(game_id, {"do": "roll", "by": "red"})
+    accept(service, game_id, {"do": "roll", "by": "red"})
+    accept(service, game_id, {"do": "roll", "by": "red"})
     events = service.stored_events(game_id)
     index = [i for i, e in enumerate(events) if getattr(e.fact, "source", None) == "digital"][1]
     skipped = replace(events[index], fact=events[index].fact.model_copy(

@@ -20,6 +20,7 @@ from projections.state_view import state_view
 from replay.audit import as_json, audit_entries, render
 from replay.export import export_lines, hidden_from, seen_by
 from replay.service import GameService
+from tests.accepting import accept
 from warledger.script import load_script, run_script
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.yaml"))
@@ -83,7 +84,7 @@ def test_a_hidden_deployment_trooper_is_invisible_to_its_opponent(
     backend_service: GameService,
 ) -> None:
     game_id = backend_service.start(HIDDEN_SETUP)
-    backend_service.handle(game_id, {"do": "next_phase", "by": "pano"})
+    accept(backend_service, game_id, {"do": "next_phase", "by": "pano"})
 
     pano = export_text(backend_service, game_id, "pano")
     full = export_text(backend_service, game_id, None)
@@ -112,7 +113,7 @@ def test_audit_as_a_player_shows_their_view_and_the_judges_audit_shows_all(
     db = str(tmp_path / "game.db")
     service = GameService(db)
     game_id = service.start(HIDDEN_SETUP)
-    service.handle(game_id, {"do": "next_phase", "by": "pano"})
+    accept(service, game_id, {"do": "next_phase", "by": "pano"})
     service.close()
 
     assert main(["audit", db, str(game_id), "--as", "pano"]) == 0
@@ -132,7 +133,7 @@ def test_a_player_export_numbers_its_own_lines_so_gaps_count_no_hidden_fact(
     service: GameService,
 ) -> None:
     game_id = service.start(HIDDEN_SETUP)
-    service.handle(game_id, {"do": "next_phase", "by": "pano"})
+    accept(service, game_id, {"do": "next_phase", "by": "pano"})
 
     pano = list(export_lines(service.stored_events(game_id), "pano"))
     full = list(export_lines(service.stored_events(game_id)))

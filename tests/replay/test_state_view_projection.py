@@ -11,6 +11,7 @@ from domain.ruleset import Setup
 from projections.state_view import state_view
 from replay.service import GameService
 from replay.views import StateViewProjection
+from tests.accepting import accept
 
 SETUP = Setup(ruleset="infinity-n4", board={"width": 48, "height": 48}, players=("a", "b"))
 
@@ -18,7 +19,7 @@ SETUP = Setup(ruleset="infinity-n4", board={"width": 48, "height": 48}, players=
 def test_views_catch_up_and_match_the_live_state(tmp_path: Path) -> None:
     service = GameService(str(tmp_path / "g.db"))
     game_id = service.start(SETUP)
-    service.handle(game_id, {"do": "next_phase", "by": "a"})
+    accept(service, game_id, {"do": "next_phase", "by": "a"})
     projection = StateViewProjection(service, str(tmp_path / "g.db.views"))
 
     processed = projection.run()
@@ -45,7 +46,7 @@ def test_a_second_run_processes_only_new_events(tmp_path: Path) -> None:
 def test_rebuilding_from_scratch_gives_the_same_views(tmp_path: Path) -> None:
     service = GameService(str(tmp_path / "g.db"))
     ids = [service.start(SETUP) for _ in range(3)]
-    service.handle(ids[1], {"do": "end_turn", "by": "a"})
+    accept(service, ids[1], {"do": "end_turn", "by": "a"})
     first = StateViewProjection(service, str(tmp_path / "one.views"))
     first.run()
 

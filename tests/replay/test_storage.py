@@ -15,6 +15,7 @@ from domain.ruleset import Setup
 from projections.state_view import canonical_json, state_hash, state_view
 from replay.service import GameConflictError, GameService, Outcome
 from replay.storage import postgres_env, storage_env
+from tests.accepting import accept
 from tests.conftest import BACKENDS, backend_params, make_service
 from warledger.script import load_script, run_script
 
@@ -194,9 +195,9 @@ def test_a_turn_command_on_a_stale_copy_is_a_conflict_not_a_second_move(
 ) -> None:
     alice, bob = make_service(backend, tmp_path), make_service(backend, tmp_path)
     game_id = alice.start(SETUP)
-    bob.handle(game_id, {"do": "next_phase", "by": "red"})  # bob caches the game
+    accept(bob, game_id, {"do": "next_phase", "by": "red"})  # bob caches the game
     alice.load(game_id)
-    alice.handle(game_id, {"do": "next_phase", "by": "red"})  # bob's copy is now stale
+    accept(alice, game_id, {"do": "next_phase", "by": "red"})  # bob's copy is now stale
     head = alice.load(game_id)
 
     with pytest.raises(GameConflictError) as conflict:
@@ -239,9 +240,9 @@ def test_a_turn_command_refused_on_a_stale_copy_is_a_conflict(
 ) -> None:
     alice, bob = make_service(backend, tmp_path), make_service(backend, tmp_path)
     game_id = alice.start(SETUP)
-    bob.handle(game_id, {"do": "next_phase", "by": "red"})  # bob caches the game
+    accept(bob, game_id, {"do": "next_phase", "by": "red"})  # bob caches the game
     alice.load(game_id)
-    alice.handle(game_id, {"do": "end_turn", "by": "red"})  # now it is blue's turn
+    accept(alice, game_id, {"do": "end_turn", "by": "red"})  # now it is blue's turn
 
     with pytest.raises(GameConflictError):
         bob.handle(game_id, {"do": "next_phase", "by": "blue"})

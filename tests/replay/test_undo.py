@@ -46,7 +46,7 @@ def test_an_accepted_undo_restores_the_state_before_the_step(
 ) -> None:
     game_id = backend_service.start(SETUP)
     before = view(backend_service, game_id)
-    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+    accept(backend_service, game_id, {"do": "next_phase", "by": "red"})
 
     undo(backend_service, game_id)
 
@@ -57,9 +57,9 @@ def test_an_accepted_undo_restores_the_state_before_the_step(
 
 def test_the_undo_window_is_open_until_answered(backend_service: GameService) -> None:
     game_id = backend_service.start(SETUP)
-    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+    accept(backend_service, game_id, {"do": "next_phase", "by": "red"})
 
-    backend_service.handle(game_id, {"do": "request_undo", "by": "red"})
+    accept(backend_service, game_id, {"do": "request_undo", "by": "red"})
 
     window = view(backend_service, game_id)["reaction_window"]
     assert window["kind"] == "undo" and window["eligible"] == ["blue", "judge"]
@@ -69,8 +69,8 @@ def test_the_undo_window_is_open_until_answered(backend_service: GameService) ->
 
 def test_a_player_cannot_consent_to_their_own_undo(backend_service: GameService) -> None:
     game_id = backend_service.start(SETUP)
-    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
-    backend_service.handle(game_id, {"do": "request_undo", "by": "red"})
+    accept(backend_service, game_id, {"do": "next_phase", "by": "red"})
+    accept(backend_service, game_id, {"do": "request_undo", "by": "red"})
 
     outcome = backend_service.handle(game_id, {"do": "consent", "by": "red", "accept": True})
 
@@ -79,7 +79,7 @@ def test_a_player_cannot_consent_to_their_own_undo(backend_service: GameService)
 
 def test_a_judge_may_consent(service: GameService) -> None:
     game_id = service.start(SETUP)
-    service.handle(game_id, {"do": "next_phase", "by": "red"})
+    accept(service, game_id, {"do": "next_phase", "by": "red"})
 
     undo(service, game_id, consenter="judge")
 
@@ -88,7 +88,7 @@ def test_a_judge_may_consent(service: GameService) -> None:
 
 def test_a_refusal_is_final_for_that_request(backend_service: GameService) -> None:
     game_id = backend_service.start(SETUP)
-    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+    accept(backend_service, game_id, {"do": "next_phase", "by": "red"})
 
     undo(backend_service, game_id, accept=False)
 
@@ -99,8 +99,8 @@ def test_a_refusal_is_final_for_that_request(backend_service: GameService) -> No
 
 def test_a_player_may_undo_only_their_own_latest_steps(service: GameService) -> None:
     game_id = service.start(SETUP)
-    service.handle(game_id, {"do": "end_turn", "by": "red"})
-    service.handle(game_id, {"do": "next_phase", "by": "blue"})
+    accept(service, game_id, {"do": "end_turn", "by": "red"})
+    accept(service, game_id, {"do": "next_phase", "by": "blue"})
 
     outcome = service.handle(game_id, {"do": "request_undo", "by": "red"})
 
@@ -135,7 +135,7 @@ def test_undone_digital_dice_are_served_first_to_the_next_rolls(
 def test_redo_brings_back_the_steps_with_their_old_dice(backend_service: GameService) -> None:
     game_id = backend_service.start(SETUP)
     rolled(backend_service, game_id)
-    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+    accept(backend_service, game_id, {"do": "next_phase", "by": "red"})
     after = view(backend_service, game_id)
     undo(backend_service, game_id, steps=2)
 
@@ -150,9 +150,9 @@ def test_redo_brings_back_the_steps_with_their_old_dice(backend_service: GameSer
 
 def test_redo_is_refused_once_play_has_moved_on(service: GameService) -> None:
     game_id = service.start(SETUP)
-    service.handle(game_id, {"do": "next_phase", "by": "red"})
+    accept(service, game_id, {"do": "next_phase", "by": "red"})
     undo(service, game_id)
-    service.handle(game_id, {"do": "end_turn", "by": "red"})
+    accept(service, game_id, {"do": "end_turn", "by": "red"})
 
     outcome = service.handle(game_id, {"do": "request_redo", "by": "red"})
 
@@ -182,7 +182,7 @@ def test_only_the_judge_records_rulings_and_the_audit_shows_them(
     backend_service: GameService,
 ) -> None:
     game_id = backend_service.start(SETUP)
-    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+    accept(backend_service, game_id, {"do": "next_phase", "by": "red"})
 
     refused = backend_service.handle(game_id, {"do": "ruling", "by": "red", "text": "I win"})
     ruled = backend_service.handle(game_id, {"do": "ruling", "by": "judge", "clause": "AMB-13",
@@ -197,7 +197,7 @@ def test_only_the_judge_records_rulings_and_the_audit_shows_them(
 
 def test_a_judge_cannot_request_an_undo(service: GameService) -> None:
     game_id = service.start(SETUP)
-    service.handle(game_id, {"do": "next_phase", "by": "red"})
+    accept(service, game_id, {"do": "next_phase", "by": "red"})
 
     outcome = service.handle(game_id, {"do": "request_undo", "by": "judge"})
 
@@ -223,7 +223,7 @@ def test_audit_quotes_the_clause_in_english_or_the_original(
     service: GameService, lang: bool
 ) -> None:
     game_id = service.start(SETUP)
-    service.handle(game_id, {"do": "ruling", "by": "judge", "clause": "CAU-02", "text": "no"})
+    accept(service, game_id, {"do": "ruling", "by": "judge", "clause": "CAU-02", "text": "no"})
 
     text = render(audit_entries(service.stored_events(game_id), lang=lang), lang=lang)
 
@@ -235,15 +235,15 @@ def test_undo_undo_redo_keeps_the_first_undone_dice_queued(
     backend_service: GameService,
 ) -> None:
     game_id = backend_service.start(SETUP)
-    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
-    backend_service.handle(game_id, {"do": "end_turn", "by": "red"})
-    backend_service.handle(game_id, {"do": "end_turn", "by": "blue"})
+    accept(backend_service, game_id, {"do": "next_phase", "by": "red"})
+    accept(backend_service, game_id, {"do": "end_turn", "by": "red"})
+    accept(backend_service, game_id, {"do": "end_turn", "by": "blue"})
     first = rolled(backend_service, game_id)
     undo(backend_service, game_id)  # the roll
     undo(backend_service, game_id, by="blue", consenter="red")  # blue's end_turn
 
-    backend_service.handle(game_id, {"do": "request_redo", "by": "blue"})
-    backend_service.handle(game_id, {"do": "consent", "by": "red", "accept": True})
+    accept(backend_service, game_id, {"do": "request_redo", "by": "blue"})
+    accept(backend_service, game_id, {"do": "consent", "by": "red", "accept": True})
 
     assert backend_service.load(game_id).state.reusable_dice == [first]
     assert rolled(backend_service, game_id) == first
@@ -252,7 +252,7 @@ def test_undo_undo_redo_keeps_the_first_undone_dice_queued(
 
 def test_physical_dice_of_an_undone_step_are_served_again(service: GameService) -> None:
     game_id = service.start(SETUP)
-    service.handle(game_id, {"do": "roll", "by": "red"}, [1])
+    accept(service, game_id, {"do": "roll", "by": "red"}, [1])
     undo(service, game_id)
 
     fishing = service.handle(game_id, {"do": "roll", "by": "red"}, [6])
@@ -270,9 +270,9 @@ def test_undo_facts_carry_no_seed_and_no_hidden_unit_into_player_exports(
     from tests.replay.test_secrets import HIDDEN_SETUP
 
     game_id = service.start(HIDDEN_SETUP)
-    service.handle(game_id, {"do": "next_phase", "by": "pano"})
-    service.handle(game_id, {"do": "request_undo", "by": "pano"})
-    service.handle(game_id, {"do": "consent", "by": "nomads", "accept": True})
+    accept(service, game_id, {"do": "next_phase", "by": "pano"})
+    accept(service, game_id, {"do": "request_undo", "by": "pano"})
+    accept(service, game_id, {"do": "consent", "by": "nomads", "accept": True})
 
     pano = "\n".join(str(line) for line in export_lines(service.stored_events(game_id), "pano"))
     undone = [line["fact"] for line in export_lines(service.stored_events(game_id))
@@ -286,7 +286,7 @@ def test_undo_facts_carry_no_seed_and_no_hidden_unit_into_player_exports(
 
 def test_a_refused_undo_cannot_be_asked_for_again(backend_service: GameService) -> None:
     game_id = backend_service.start(SETUP)
-    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+    accept(backend_service, game_id, {"do": "next_phase", "by": "red"})
     undo(backend_service, game_id, accept=False)
 
     again = backend_service.handle(game_id, {"do": "request_undo", "by": "red"})
@@ -299,9 +299,9 @@ def test_a_refused_undo_cannot_be_asked_for_again(backend_service: GameService) 
 
 def test_a_later_step_can_still_be_undone_after_a_refusal(service: GameService) -> None:
     game_id = service.start(SETUP)
-    service.handle(game_id, {"do": "next_phase", "by": "red"})
+    accept(service, game_id, {"do": "next_phase", "by": "red"})
     undo(service, game_id, accept=False)
-    service.handle(game_id, {"do": "end_turn", "by": "red"})
+    accept(service, game_id, {"do": "end_turn", "by": "red"})
 
     undo(service, game_id)
 
@@ -327,7 +327,7 @@ def test_core_undo_own_only_the_player_whose_steps_were_undone_may_ask_to_redo_t
     backend_service: GameService,
 ) -> None:
     game_id = backend_service.start(SETUP)
-    backend_service.handle(game_id, {"do": "next_phase", "by": "red"})
+    accept(backend_service, game_id, {"do": "next_phase", "by": "red"})
     undo(backend_service, game_id)
 
     blue_asks = backend_service.handle(game_id, {"do": "request_redo", "by": "blue"})

@@ -383,3 +383,27 @@ def test_cau_10_a_base_wholly_behind_a_wall_with_no_slot_is_out_of_lof(n4: Scene
                 terrain=[wall("whole", 0, 20, 48, 20.1)])
 
     assert (last(result)["accepted"], last(result)["rule"]) == (True, "CAU-10")
+
+
+@pytest.mark.parametrize("condition", ["unconscious", "disconnected", "embryo"])
+def test_core_activate_an_out_of_action_trooper_cannot_declare_cautious_movement(
+        n4: Scene, condition: str) -> None:
+    downed = trooper("r1", "red", 10, 10, conditions=[condition])
+
+    result = n4([downed, AWAY], [cautious("r1", (13, 10))])
+
+    assert result["steps"][0]["accepted"], result["steps"][0]
+    assert last(result)["rule"] == "CORE-ACTIVATE"
+    assert f"r1 is {condition} and cannot act" in str(last(result)["message"])
+    assert result["state"]["units"]["r1"]["x"] == 10.0  # it did not move
+
+
+def test_core_order_pool_cautious_movement_needs_an_order_left_in_the_pool(
+        n4: Scene) -> None:
+    # One trooper, one order: the second Cautious Movement has none left to spend.
+    result = n4([R1, AWAY], [cautious("r1", (12, 10)), cautious("r1", (14, 10))])
+
+    assert result["steps"][1]["accepted"], result["steps"][1]
+    assert last(result)["rule"] == "CORE-ORDER-POOL"
+    assert result["state"]["orders"] == {"red": 0}  # never -1
+    assert result["state"]["units"]["r1"]["x"] == 12.0

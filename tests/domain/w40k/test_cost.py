@@ -126,3 +126,15 @@ def test_a_str_07_final_cost_is_base_plus_sections_plus_modifiers_floored_at_0(
 
     assert cost >= 0
     assert cost == max(0, base + sections + modifiers)
+
+
+def test_str_14_refuses_a_section_chosen_twice(run: Run) -> None:
+    drill = {**proactive("bolter-drill"), "sections": [{"id": "sustained", "cp": 1}]}
+    use = {"by": "red", "do": "use_stratagem", "stratagem": "bolter-drill", "targets": ["r1"],
+           "sections": ["sustained", "sustained"]}
+
+    result = run([*TO_RED_SHOOTING, use], cp=5, catalogs=[codex(drill)])
+
+    assert refused(result, 3) == "STR-14"
+    assert step(result, 3)["message"] == "a section of Bolter Drill is chosen twice"
+    assert result["state"]["players"]["red"]["cp"] == 6  # 5 + 1 (Command phase): none paid

@@ -12,6 +12,7 @@ from .conftest import Run
 from .helpers import (
     GROUND_B1,
     NEXT,
+    PASS_BLUE,
     TO_RED_FIGHT,
     TO_RED_SHOOTING,
     codex,
@@ -177,3 +178,44 @@ def test_str_07_fire_overwatch_once_per_turn_so_no_second_window_opens(run: Run)
     # STR-07 for a second use in the same phase), not STR-04's missing window.
     assert refused(result, 4) == "STR-09"
     assert "no stratagem window opened for blue when r2 moved" in str(step(result, 4)["message"])
+
+
+def twice_a_turn(sid: str, once: str) -> dict[str, Any]:
+    """A 1CP stratagem usable in the Command and Movement phases of either turn."""
+    entry = proactive(sid, phase="command", once_per=once)
+    entry["when"] = {"phases": ["command", "movement"], "turn": "either"}
+    return entry
+
+
+END_RED = {"by": "red", "do": "end_turn"}
+
+
+def use(sid: str, unit: str) -> dict[str, Any]:
+    return {"by": "red", "do": "use_stratagem", "stratagem": sid, "targets": [unit]}
+
+
+def test_str_07_once_per_turn_bars_another_phase_of_the_turn_not_the_next_turn(
+    run: Run,
+) -> None:
+    # STR-09 cannot be what stops it: the second use is in another phase, on another unit.
+    steps = [use("rally", "r1"), NEXT, use("rally", "r2"), END_RED, PASS_BLUE,
+             use("rally", "r1")]
+
+    result = run(steps, catalogs=[codex(twice_a_turn("rally", "turn"))])
+
+    assert [step(result, i)["accepted"] for i in (0, 1, 3, 4)] == [True] * 4
+    assert refused(result, 2) == "STR-07"
+    assert "once per turn" in str(step(result, 2)["message"])
+    assert step(result, 5)["accepted"], step(result, 5)  # blue's turn: a new turn
+
+
+def test_str_07_once_per_round_bars_the_other_turn_until_the_next_round(run: Run) -> None:
+    steps = [use("rally", "r1"), NEXT, use("rally", "r2"), END_RED, PASS_BLUE,
+             use("rally", "r1"), {"by": "blue", "do": "end_turn"}, use("rally", "r1")]
+
+    result = run(steps, catalogs=[codex(twice_a_turn("rally", "round"))])
+
+    assert [step(result, i)["accepted"] for i in (0, 1, 3, 4, 6)] == [True] * 5
+    assert refused(result, 2) == "STR-07" and refused(result, 5) == "STR-07"
+    assert "once per round" in str(step(result, 5)["message"])
+    assert step(result, 7)["accepted"], step(result, 7)  # battle round 2
