@@ -3,7 +3,10 @@ A-AMB-05, A-AMB-07, A-AMB-08, A-AMB-10, A-AMB-15, A-AMB-16; RULINGS.md T9A."""
 
 from __future__ import annotations
 
+import pytest
 from t9a_scene import Scene, ambusher, arrive, last, to_movement, unit
+
+from domain.t9a.placement import is_legal_formation
 
 AMBUSH = {"by": "red", "do": "ambush", "unit": "red-scouts"}
 ROLLED = [AMBUSH, *to_movement(2), {"by": "red", "do": "roll_ambush", "dice": [5]}]
@@ -69,6 +72,24 @@ def test_amb_14_refuses_an_illegal_formation(t9a: Scene) -> None:
     result = t9a([ambusher()], [*ROLLED, arrive(files=3, ranks=2)])
 
     assert last(result)["rule"] == "AMB-14" and "8 models" in last(result)["message"]
+
+
+def test_amb_14_the_last_rank_may_not_be_empty_but_may_be_full(t9a: Scene) -> None:
+    # 8 models: 4 × 3 leaves the third rank empty (4·2 = 8, not < 8); 4 × 2 is full.
+    empty = t9a([ambusher()], [*ROLLED, arrive(files=4, ranks=3, y=2.5)])
+    full = t9a([ambusher()], [*ROLLED, arrive(files=4, ranks=2, y=2.5)])
+
+    assert last(empty)["rule"] == "AMB-14"
+    assert "needs more than 8 and at most 12" in last(empty)["message"]
+    assert last(full)["accepted"], last(full)
+
+
+@pytest.mark.parametrize(("files", "ranks", "models", "legal"), [
+    (4, 2, 8, True), (4, 3, 8, False), (3, 3, 7, True), (3, 3, 6, False), (1, 1, 1, True),
+    (1, 2, 1, False), (0, 1, 0, False), (2, 0, 0, False),
+])
+def test_core_formation_boundaries(files: int, ranks: int, models: int, legal: bool) -> None:
+    assert is_legal_formation(files, ranks, models) is legal
 
 
 def test_amb_14_accepts_any_legal_formation(t9a: Scene) -> None:
