@@ -6,6 +6,8 @@
 #                It installs Debian's chromium for the viewer's browser tests (.ci/chromium).
 #   make lint    ruff + mypy --strict
 #   make bench   run the benchmarks
+#   make mutation            mutation testing of every module in mutation/targets.py (slow;
+#   make mutation MODULE=domain/dice.py    one module)   never part of `make test`
 #
 # The venv is created once; installs re-run only when pyproject.toml changes
 # (stamp files inside .venv). `make clean-venv` forces a fresh one.
@@ -21,7 +23,7 @@ PYTEST_RC_FILE ?=
 RUN_STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint bench venv venv-dev clean-venv
+.PHONY: demo test lint bench mutation venv venv-dev clean-venv
 
 demo: $(RUN_STAMP)
 	$(VENV)/bin/warledger demo
@@ -39,6 +41,11 @@ lint: $(DEV_STAMP)
 
 bench: $(DEV_STAMP)
 	$(PY) -m bench.run
+
+# One module at a time, one mutant at a time, its own tests only (docs/testing.md).
+MODULE ?=
+mutation: $(DEV_STAMP)
+	$(PY) -m mutation.run $(if $(MODULE),$(MODULE),--all)
 
 venv: $(RUN_STAMP)
 venv-dev: $(DEV_STAMP)

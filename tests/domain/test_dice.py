@@ -106,6 +106,39 @@ def test_dice_words_are_singular_or_plural() -> None:
         source.check_all_used()
 
 
+def test_a_roll_takes_only_as_many_queued_dice_as_it_rolls() -> None:
+    source = DiceSource(seed=0, next_index=0, reusable=[2, 5, 3])
+
+    assert source.draw(2, 6) == [((2, 5), "reused", None)]
+    assert list(source.reusable) == [3]
+
+
+@pytest.mark.parametrize("face", [1, 6])
+def test_a_queued_die_showing_an_end_face_is_reused(face: int) -> None:
+    source = DiceSource(seed=0, next_index=0, reusable=[face])
+
+    assert source.draw(1, 6) == [((face,), "reused", None)]
+
+
+@pytest.mark.parametrize("queued", [[0], [7], [9, 2]])
+def test_a_queued_die_that_does_not_fit_this_roll_stays_queued(queued: list[int]) -> None:
+    source = DiceSource(seed=0, next_index=0, reusable=queued)
+
+    parts = source.draw(1, 6)
+
+    assert parts == [((digital_die(0, 0),), "digital", 0)]
+    assert list(source.reusable) == queued
+
+
+def test_queued_dice_are_served_from_the_front_until_one_does_not_fit() -> None:
+    source = DiceSource(seed=0, next_index=0, reusable=[2, 9])
+
+    parts = source.draw(2, 6)
+
+    assert parts == [((2,), "reused", None), ((digital_die(0, 0),), "digital", 0)]
+    assert list(source.reusable) == [9]
+
+
 def test_dice_may_not_be_supplied_while_undone_dice_are_queued() -> None:
     source = DiceSource(seed=0, next_index=0, physical=[6], reusable=[1])
 

@@ -1,0 +1,621 @@
+"""A small mutation tester of our own: one mutant at a time, the module's own tests.
+
+Why not mutmut: it skips decorated functions, and every rule handler is
+decorated. Here a mutant is applied to the LIVE function objects, whatever
+decorates them: the parent process imports the project once, then for each
+mutant forks a child that swaps the mutated code object into every function
+compiled from the mutated one (`function.__code__`), or rebinds a mutated
+module or class constant (and every `from … import` copy of it), or the
+mutated defaults of a function; the child then runs the module's tests
+(`mutation/targets.py`) with pytest and exits. A mutant is killed when the
+tests fail or time out.
+
+Operators (on the AST): comparison flips (`<` ↔ `<=`, `==` ↔ `!=`, `in` ↔
+`not in`, `is` ↔ `is not`, …), `and` ↔ `or`, dropping a `not`, arithmetic
+flips (`+` ↔ `-`, `*` ↔ `/`, `//` → `/`, `%` → `//`), integer and float
+constants ±1, `True` ↔ `False`, statement deletion (→ `pass`), and return
+values (→ `None`). Docstrings, annotations, strings and f-strings are left
+alone.
+
+    python -m mutation.run domain/dice.py            # one module
+    python -m mutation.run --all                     # every module in targets.py
+    python -m mutation.run domain/dice.py --list     # the mutants, not run
+
+Results go to mutation/results/<module>.json (ignored by git) and a summary
+on stdout; docs/testing.md records the scores and the equivalent mutants.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import gc
+import importlib
+import json
+import os
+import signal
+import sys
+import time
+import types
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = Path(__file__).resolve().parent / "results"
+
+COMPARE_FLIPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In,
+    ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+}
+BINOP_FLIPS: dict[type[ast.operator], type[ast.operator]] = {
+    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult,
+    ast.FloorDiv: ast.Div, ast.Mod: ast.FloorDiv, ast.Pow: ast.Mult,
+    ast.BitOr: ast.BitAnd, ast.BitAnd: ast.BitOr, ast.LShift: ast.RShift,
+    ast.RShift: ast.LShift,
+}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One change at one place: `index` is its order in the module's walk."""
+
+    index: int
+    line: int
+    description: str
+    #: "code": inside a function (its qualname in `scope`); "default": a default
+    #: argument of function `scope`; "constant": a module or class constant named
+    #: `scope` ("Class.NAME" or "NAME"); "static": anything else (not applied).
+    kind: str
+    scope: str
+
+
+@dataclass
+class Result:
+    mutant: Mutant
+    status: str  # killed | survived | timeout | skipped
+    seconds: float
+
+
+class Mutator(ast.NodeTransformer):
+    """Walks a module in a fixed order; lists its mutation sites, or applies one."""
+
+    def __init__(self, target: int = -1) -> None:
+        self.target = target
+        self.count = 0
+        self.found: list[Mutant] = []
+        self.scope: list[tuple[str, str]] = []  # ("class"|"def", name)
+        self.context = "static"
+        self.context_scope = ""
+
+    # -- bookkeeping -----------------------------------------------------------
+    def site(self, node: ast.AST, description: str) -> bool:
+        """Record a site; True when it is the one to apply."""
+        index = self.count
+        self.count += 1
+        self.found.append(Mutant(index, getattr(node, "lineno", 0), description,
+                                 self.context, self.context_scope))
+        return index == self.target
+
+    def qualname(self) -> str:
+        names: list[str] = []
+        for kind, name in self.scope:
+            names.append(name)
+            if kind == "def":
+                names.append("<locals>")
+        return ".".join(names).removesuffix(".<locals>")
+
+    def top_function(self) -> str | None:
+        """The outermost function around the current node, as a qualname."""
+        names: list[str] = []
+        for kind, name in self.scope:
+            names.append(name)
+            if kind == "def":
+                return ".".join(names)
+        return None
+
+    # -- what is never mutated -------------------------------------------------
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.AST:
+        return node
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST:
+        if node.value is not None:
+            with self.constant_context(node.target):
+                node.value = self.visit(node.value)
+        return node
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        target = node.targets[0] if len(node.targets) == 1 else None
+        with self.constant_context(target):
+            node.value = self.visit(node.value)
+        return node
+
+    def visit_If(self, node: ast.If) -> ast.AST:
+        if isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            return node
+        return self.generic_visit(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        self.scope.append(("class", node.name))
+        node.body = self.visit_body(node.body)
+        self.scope.pop()
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
+        qualname = self.qualname()
+        name = f"{qualname}.{node.name}" if qualname else node.name
+        if self.top_function() is None:
+            saved = (self.context, self.context_scope)
+            self.context, self.context_scope = "default", name
+            node.args.defaults = [self.visit(d) for d in node.args.defaults]
+            node.args.kw_defaults = [
+                self.visit(d) if d is not None else None for d in node.args.kw_defaults
+            ]
+            self.context, self.context_scope = saved
+        self.scope.append(("def", node.name))
+        saved = (self.context, self.context_scope)
+        top = self.top_function()
+        assert top is not None
+        self.context, self.context_scope = "code", top
+        node.body = self.visit_body(node.body)
+        self.context, self.context_scope = saved
+        self.scope.pop()
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        return self.generic_visit(node)
+
+    def constant_context(self, target: ast.expr | None) -> _Context:
+        """Module and class constants are rebound by name; others are static."""
+        if self.context == "code":
+            return _Context(self, self.context, self.context_scope)
+        if isinstance(target, ast.Name) and all(k == "class" for k, _ in self.scope):
+            owner = ".".join(name for _, name in self.scope)
+            return _Context(self, "constant", f"{owner}.{target.id}" if owner else target.id)
+        return _Context(self, "static", "")
+
+    # -- statements ------------------------------------------------------------
+    def visit_body(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        result: list[ast.stmt] = []
+        for position, statement in enumerate(body):
+            if is_docstring(statement, position) or not deletable(statement):
+                result.append(self.visit(statement))
+                continue
+            if self.context == "code" and self.site(statement, f"delete {first(statement)}"):
+                result.append(ast.copy_location(ast.Pass(), statement))
+                continue
+            visited = self.visit(statement)
+            result.extend(visited if isinstance(visited, list) else [visited])
+        return result or [ast.Pass()]
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        for field, old_value in ast.iter_fields(node):
+            if field in ("annotation", "returns", "decorator_list", "type_comment"):
+                continue
+            if isinstance(old_value, list):
+                if old_value and isinstance(old_value[0], ast.stmt):
+                    setattr(node, field, self.visit_body(old_value))
+                    continue
+                new_values = []
+                for value in old_value:
+                    if isinstance(value, ast.AST):
+                        value = self.visit(value)
+                    new_values.append(value)
+                old_value[:] = new_values
+            elif isinstance(old_value, ast.AST):
+                setattr(node, field, self.visit(old_value))
+        return node
+
+    def visit_Module(self, node: ast.Module) -> ast.AST:
+        node.body = self.visit_body(node.body)
+        return node
+
+    def visit_Return(self, node: ast.Return) -> ast.AST:
+        if node.value is not None and not is_none(node.value) and self.site(
+            node, f"return None instead of {ast.unparse(node.value)[:40]}"
+        ):
+            node.value = ast.Constant(None)
+            return node
+        return self.generic_visit(node)
+
+    # -- expressions -----------------------------------------------------------
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        for position, op in enumerate(node.ops):
+            flipped = COMPARE_FLIPS.get(type(op))
+            if flipped and self.site(node, f"{symbol(op)} -> {symbol(flipped())}"):
+                node.ops[position] = flipped()
+                return node
+        return self.generic_visit(node)
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
+        other = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+        if self.site(node, f"{symbol(node.op)} -> {symbol(other)}"):
+            node.op = other
+            return node
+        return self.generic_visit(node)
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        if isinstance(node.op, ast.Not) and self.site(node, "drop `not`"):
+            return self.visit(node.operand)
+        return self.generic_visit(node)
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        flipped = BINOP_FLIPS.get(type(node.op))
+        if flipped and not is_string_format(node) and self.site(
+            node, f"{symbol(node.op)} -> {symbol(flipped())}"
+        ):
+            node.op = flipped()
+            return node
+        return self.generic_visit(node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+        flipped = BINOP_FLIPS.get(type(node.op))
+        if flipped and self.site(node, f"{symbol(node.op)}= -> {symbol(flipped())}="):
+            node.op = flipped()
+            return node
+        return self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        value = node.value
+        if isinstance(value, bool):
+            if self.site(node, f"{value} -> {not value}"):
+                return ast.copy_location(ast.Constant(not value), node)
+        elif isinstance(value, int | float):
+            for delta in (1, -1):
+                if self.site(node, f"{value!r} -> {value + delta!r}"):
+                    return ast.copy_location(ast.Constant(value + delta), node)
+        return node
+
+
+class _Context:
+    """Sets the mutator's context for the value of an assignment."""
+
+    def __init__(self, mutator: Mutator, kind: str, scope: str) -> None:
+        self.mutator, self.kind, self.scope = mutator, kind, scope
+        self.saved = ("", "")
+
+    def __enter__(self) -> None:
+        self.saved = (self.mutator.context, self.mutator.context_scope)
+        self.mutator.context, self.mutator.context_scope = self.kind, self.scope
+
+    def __exit__(self, *exc: object) -> None:
+        self.mutator.context, self.mutator.context_scope = self.saved
+
+
+def is_docstring(statement: ast.stmt, position: int) -> bool:
+    return (position == 0 and isinstance(statement, ast.Expr)
+            and isinstance(statement.value, ast.Constant)
+            and isinstance(statement.value.value, str))
+
+
+def deletable(statement: ast.stmt) -> bool:
+    """Statements whose deletion is a meaningful mutant (not defs, imports or `pass`)."""
+    return not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+                          | ast.Import | ast.ImportFrom | ast.Pass | ast.Global | ast.Nonlocal
+                          | ast.Return)  # a return's deletion is its "return None" mutant
+
+
+def is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def is_string_format(node: ast.BinOp) -> bool:
+    return isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) and isinstance(
+        node.left.value, str)
+
+
+def first(statement: ast.stmt) -> str:
+    return ast.unparse(statement).splitlines()[0][:50]
+
+
+SYMBOLS = {
+    ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=",
+    ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not", ast.And: "and",
+    ast.Or: "or", ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
+    ast.Mod: "%", ast.Pow: "**", ast.BitOr: "|", ast.BitAnd: "&", ast.LShift: "<<",
+    ast.RShift: ">>",
+}
+
+
+def symbol(op: ast.AST) -> str:
+    return SYMBOLS.get(type(op), type(op).__name__)
+
+
+# -- listing and applying ----------------------------------------------------------
+def module_name(path: str) -> str:
+    return path.removesuffix(".py").replace("/", ".")
+
+
+def list_mutants(source: str) -> list[Mutant]:
+    mutator = Mutator()
+    mutator.visit(ast.parse(source))
+    return mutator.found
+
+
+def mutated_tree(source: str, index: int) -> ast.Module:
+    tree = ast.parse(source)
+    mutator = Mutator(index)
+    result = mutator.visit(tree)
+    assert isinstance(result, ast.Module)
+    return ast.fix_missing_locations(result)
+
+
+def find_code(code: types.CodeType, qualname: str) -> types.CodeType | None:
+    """The code object of `qualname` inside a compiled module."""
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            if const.co_qualname == qualname:
+                return const
+            found = find_code(const, qualname)
+            if found is not None:
+                return found
+    return None
+
+
+def live_functions(module: types.ModuleType) -> dict[str, list[types.FunctionType]]:
+    """Every function object compiled from the module's file, by qualname."""
+    filename = module.__file__
+    found: dict[str, list[types.FunctionType]] = {}
+    for obj in gc.get_objects():
+        if isinstance(obj, types.FunctionType) and obj.__code__.co_filename == filename:
+            found.setdefault(obj.__code__.co_qualname, []).append(obj)
+    return found
+
+
+def apply_mutant(module: types.ModuleType, source: str, mutant: Mutant,
+                 functions: dict[str, list[types.FunctionType]]) -> bool:
+    """Apply one mutant to the live objects; False if it cannot be applied at runtime."""
+    tree = mutated_tree(source, mutant.index)
+    filename = module.__file__ or ""
+    if mutant.kind == "code":
+        new_code = find_code(compile(tree, filename, "exec"), mutant.scope)
+        targets = functions.get(mutant.scope, [])
+        if new_code is None or not targets:
+            return False
+        for function in targets:
+            if function.__code__.co_freevars != new_code.co_freevars:
+                return False
+            function.__code__ = new_code
+        return True
+    if mutant.kind == "default":
+        namespace = dict(vars(module))
+        exec(compile(tree, filename, "exec"), namespace)
+        new = lookup(namespace, mutant.scope)
+        targets = functions.get(getattr(getattr(new, "__code__", None), "co_qualname", ""), [])
+        for function in targets:
+            function.__defaults__ = new.__defaults__
+            function.__kwdefaults__ = new.__kwdefaults__
+        return bool(targets)
+    if mutant.kind == "constant":
+        return rebind_constant(module, tree, mutant)
+    return False
+
+
+def lookup(namespace: dict[str, Any], dotted: str) -> Any:
+    head, *rest = dotted.split(".")
+    obj = namespace[head]
+    for name in rest:
+        obj = getattr(obj, name)
+    return obj
+
+
+def rebind_constant(module: types.ModuleType, tree: ast.Module, mutant: Mutant) -> bool:
+    """Evaluate the mutated constant and rebind it where the old value is held by name."""
+    *owner_path, name = mutant.scope.split(".")
+    value_node = find_assignment(tree, owner_path, name)
+    if value_node is None:
+        return False
+    owner: Any = module
+    for part in owner_path:
+        owner = getattr(owner, part)
+    if owner_path and (name == "model_config" or hasattr(owner, "__pydantic_fields__")
+                       or hasattr(owner, "__dataclass_fields__")):
+        return False  # a model's fields and config take effect when the class is made
+    old = owner.__dict__[name] if not owner_path else vars(owner)[name]
+    new = eval(compile(ast.Expression(value_node), "<mutant>", "eval"), vars(module))
+    setattr(owner, name, new)
+    if not owner_path:
+        for other in list(sys.modules.values()):
+            attributes = getattr(other, "__dict__", None)
+            if attributes and attributes.get(name) is old and other is not module:
+                setattr(other, name, new)
+    return True
+
+
+def find_assignment(tree: ast.Module, owner_path: list[str], name: str) -> ast.expr | None:
+    body: list[ast.stmt] = tree.body
+    for part in owner_path:
+        body = next(s.body for s in body if isinstance(s, ast.ClassDef) and s.name == part)
+    for statement in body:
+        if isinstance(statement, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in statement.targets
+        ):
+            return statement.value
+        if (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
+                and statement.target.id == name and statement.value is not None):
+            return statement.value
+    return None
+
+
+# -- running ------------------------------------------------------------------------
+def run_tests(tests: list[str]) -> int:
+    """The tests, quietly, stopping at the first failure; property tests try 25 examples
+    (enough to kill a mutant a property catches at all, and 4x quicker)."""
+    import pytest
+    from hypothesis import settings
+
+    settings.register_profile("mutation", max_examples=25, deadline=None)
+    settings.load_profile("mutation")
+
+    with open(os.devnull, "w") as sink:
+        os.dup2(sink.fileno(), 1)
+        os.dup2(sink.fileno(), 2)
+        return int(pytest.main(["-x", "-q", "-p", "no:cacheprovider", "--no-header",
+                                "-o", "addopts=", *tests]))
+
+
+def preload(tests: list[str]) -> None:
+    """Import the test modules once, here (pytest collects them from `sys.modules` in
+    every child), so that a mutant costs its tests, not the imports."""
+    import pytest
+
+    saved = os.dup(1), os.dup(2)
+    try:
+        with open(os.devnull, "w") as sink:
+            os.dup2(sink.fileno(), 1)
+            os.dup2(sink.fileno(), 2)
+            pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", *tests])
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+
+
+def in_child(tests: list[str], timeout: float, prepare: Any = None) -> tuple[str, float]:
+    """Run the tests in a forked child (after `prepare()`); its verdict and time."""
+    started = time.monotonic()
+    pid = os.fork()
+    if pid == 0:  # the child: mutate, test, leave without cleaning up
+        code = 3
+        try:
+            applied = prepare is None or prepare()
+            code = run_tests(tests) if applied else 4  # 4: could not be applied
+        finally:
+            os._exit(code)
+    deadline = started + timeout
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return "timeout", time.monotonic() - started
+        time.sleep(0.02)
+    seconds = time.monotonic() - started
+    code = os.waitstatus_to_exitcode(status)
+    if code == 0:
+        return "survived", seconds
+    if code == 4:
+        return "skipped", seconds
+    return "killed", seconds
+
+
+def mutate_module(path: str, tests: list[str], only: set[int] | None = None) -> list[Result]:
+    """Every mutant of one module, one at a time, against its tests."""
+    sys.path.insert(0, str(ROOT))
+    os.chdir(ROOT)
+    source = (ROOT / path).read_text()
+    module = importlib.import_module(module_name(path))
+    for heavy in ("replay.service", "replay.verify", "warledger.cli", "warledger.script"):
+        importlib.import_module(heavy)
+    preload(tests)
+    functions = live_functions(module)
+    status, baseline = in_child(tests, timeout=600)
+    if status != "survived":
+        raise SystemExit(f"the tests of {path} fail without any mutant ({status}): {tests}")
+    timeout = max(10.0, 3 * baseline + 5)
+    print(f"{path}: tests pass in {baseline:.1f} s; timeout per mutant {timeout:.0f} s",
+          flush=True)
+    results: list[Result] = []
+    for mutant in list_mutants(source):
+        if only is not None and mutant.index not in only:
+            continue
+        if mutant.kind == "static":
+            results.append(Result(mutant, "skipped", 0.0))
+            continue
+        status, seconds = in_child(
+            tests, timeout,
+            lambda m=mutant: apply_mutant(module, source, m, functions),
+        )
+        results.append(Result(mutant, status, seconds))
+        mark = {"killed": ".", "timeout": "T", "survived": "S", "skipped": "-"}[status]
+        print(mark, end="", flush=True)
+    print(flush=True)
+    return results
+
+
+def summary(path: str, results: list[Result]) -> dict[str, Any]:
+    counted = [r for r in results if r.status != "skipped"]
+    killed = [r for r in counted if r.status in ("killed", "timeout")]
+    score = 100.0 * len(killed) / len(counted) if counted else 100.0
+    return {
+        "module": path,
+        "mutants": len(counted),
+        "killed": len(killed),
+        "survived": len(counted) - len(killed),
+        "skipped": len(results) - len(counted),
+        "score": round(score, 1),
+        "survivors": [asdict(r.mutant) for r in counted if r.status == "survived"],
+        "results": [{**asdict(r.mutant), "status": r.status, "seconds": round(r.seconds, 2)}
+                    for r in results],
+    }
+
+
+def merged(previous: dict[str, Any], rerun: list[Result]) -> list[Result]:
+    """The previous full run's results, with the rerun mutants' new verdicts."""
+    fresh = {r.mutant.index: r for r in rerun}
+    results = []
+    for row in previous["results"]:
+        mutant = Mutant(row["index"], row["line"], row["description"], row["kind"],
+                        row["scope"])
+        results.append(fresh.get(mutant.index, Result(mutant, row["status"], row["seconds"])))
+    return results
+
+
+def report(data: dict[str, Any]) -> None:
+    print(f"{data['module']}: {data['killed']}/{data['mutants']} killed = {data['score']}% "
+          f"({data['skipped']} not applicable)")
+    for survivor in data["survivors"]:
+        print(f"  survived #{survivor['index']} line {survivor['line']}: "
+              f"{survivor['description']}  [{survivor['scope']}]")
+
+
+def iter_targets(args: argparse.Namespace) -> Iterator[tuple[str, list[str]]]:
+    from mutation.targets import TARGETS
+
+    if args.all:
+        yield from TARGETS.items()
+        return
+    for path in args.modules:
+        if path not in TARGETS and not args.tests:
+            raise SystemExit(f"{path} has no tests listed in mutation/targets.py (or --tests)")
+        yield path, args.tests or TARGETS[path]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("modules", nargs="*", help="module paths, e.g. domain/dice.py")
+    parser.add_argument("--all", action="store_true", help="every module in targets.py")
+    parser.add_argument("--tests", nargs="+", help="test files (instead of targets.py)")
+    parser.add_argument("--only", type=int, nargs="+", help="mutant indices to run")
+    parser.add_argument("--list", action="store_true", help="list the mutants only")
+    args = parser.parse_args(argv)
+    for path, tests in iter_targets(args):
+        if args.list:
+            for mutant in list_mutants((ROOT / path).read_text()):
+                print(f"#{mutant.index} line {mutant.line} {mutant.kind} {mutant.scope}: "
+                      f"{mutant.description}")
+            continue
+        pid = os.fork()  # each module in its own process: imports do not leak across
+        if pid == 0:
+            results = mutate_module(path, tests, set(args.only) if args.only else None)
+            RESULTS.mkdir(exist_ok=True)
+            name = path.replace("/", ".").removesuffix(".py")
+            stored = RESULTS / f"{name}.json"
+            if args.only and stored.exists():  # rerun some: update the last full run
+                results = merged(json.loads(stored.read_text()), results)
+            data = summary(path, results)
+            stored.write_text(json.dumps(data, indent=1))
+            report(data)
+            os._exit(0)
+        os.waitpid(pid, 0)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+

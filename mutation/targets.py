@@ -1,0 +1,43 @@
+"""Which tests cover which module: the narrowest selection that exercises it.
+
+`make mutation MODULE=domain/dice.py` runs one; `make mutation` runs them all,
+one after another (never in parallel: the machine is shared).
+"""
+
+from __future__ import annotations
+
+TARGETS: dict[str, list[str]] = {
+    "domain/dice.py": [
+        "tests/replay/test_pinned.py::test_the_first_hundred_digital_dice_are_pinned",
+        "tests/replay/test_pinned.py::test_a_biased_byte_is_rejected_not_folded",
+        "tests/replay/test_pinned.py::test_the_rejection_limit_is_exactly_the_largest_multiple_of_the_sides",
+        "tests/replay/test_pinned.py::test_a_die_may_have_2_to_256_sides",
+        "tests/replay/test_pinned.py::test_a_die_of_fewer_than_2_or_more_than_256_sides_is_an_error",
+        "tests/replay/test_pinned.py::test_the_genesis_hash_the_seed_commitment_and_the_event_hash_are_pinned",
+        "tests/domain/test_dice.py",
+    ],
+    "events/envelope.py": [
+        "tests/replay/test_pinned.py::test_the_genesis_hash_the_seed_commitment_and_the_event_hash_are_pinned",
+        "tests/replay/test_pinned.py::test_every_pinned_event_hash_is_recomputed_as_stored",
+        "tests/replay/test_verify.py",
+    ],
+    "replay/verify.py": [
+        "tests/replay/test_forgery.py",
+        "tests/replay/test_verify.py",
+        "tests/replay/test_snapshots.py::test_an_edited_snapshot_is_caught_by_verify",
+        "tests/replay/test_snapshots.py::test_an_unreadable_snapshot_falls_back_to_the_events",
+        "tests/replay/test_pinned.py::test_a_pinned_log_loads_replays_to_its_state_hash_and_verifies[memory-test-dice-undo-redo]",
+        "tests/replay/test_pinned.py::test_a_pinned_log_loads_replays_to_its_state_hash_and_verifies[memory-w40k-battle-round]",
+    ],
+    "domain/w40k/limits.py": [
+        "tests/domain/w40k/test_limits.py",
+        "tests/domain/w40k/test_use_sequence.py",
+    ],
+    "domain/w40k/cost.py": [
+        "tests/domain/w40k/test_cost.py",
+    ],
+    "domain/gate.py": [
+        "tests/domain/test_gate.py",
+        "tests/replay/test_undo.py",
+    ],
+}
