@@ -6,10 +6,13 @@ Source: seeds/stratagems.hu-en.txt, "Modifying CP Cost 15.01.01"; A-STR-07
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.w40k.cost import final_cost
+from domain.w40k.cost import final_cost, is_in_force
+from domain.w40k.state import CostModifier
+from domain.w40k.timing import Moment
 
 from .conftest import Run
 from .helpers import NEXT, TO_RED_SHOOTING, codex, proactive, refused, step, units
@@ -138,3 +141,64 @@ def test_str_14_refuses_a_section_chosen_twice(run: Run) -> None:
     assert refused(result, 3) == "STR-14"
     assert step(result, 3)["message"] == "a section of Bolter Drill is chosen twice"
     assert result["state"]["players"]["red"]["cp"] == 6  # 5 + 1 (Command phase): none paid
+
+
+def test_str_15_exactly_enough_cp_pays(run: Run) -> None:
+    result = run([*TO_RED_SHOOTING, GRENADE], cp=0, units=ARMY)  # red: 1CP, Grenade: 1CP
+
+    assert step(result, 3)["accepted"], step(result, 3)
+    assert result["state"]["players"]["red"]["cp"] == 0
+
+
+def test_str_15_the_refusal_shows_the_modifiers_in_the_cost(run: Run) -> None:
+    result = run([*TO_RED_SHOOTING, modifier(1), GRENADE], cp=0, units=ARMY)
+
+    assert refused(result, 4) == "STR-15"
+    assert step(result, 4)["message"] == "Grenade costs 2CP (1 base +1 modifiers); red has 1CP"
+
+
+def test_str_21_a_modifier_for_one_stratagem_leaves_the_others_alone(run: Run) -> None:
+    drill = proactive("bolter-drill")
+    use_drill = {"by": "red", "do": "use_stratagem", "stratagem": "bolter-drill",
+                 "targets": ["r2"]}
+
+    result = run([*TO_RED_SHOOTING, modifier(-1, "grenade"), use_drill, GRENADE],
+                 units=ARMY, catalogs=[codex(drill)])
+
+    assert spends(result) == [1, 0]
+
+
+def test_str_21_a_modifier_of_another_player_does_not_apply() -> None:
+    moment = Moment(round=1, turn="red", phase="shooting")
+    mine = CostModifier(id="M1", player="red", stratagem=None, amount=-1, source="x",
+                        duration="phase", round=1, turn="red", phase="shooting")
+
+    assert is_in_force(mine, "red", "grenade", moment) is True
+    assert is_in_force(mine, "blue", "grenade", moment) is False
+    assert is_in_force(mine.model_copy(update={"used": True}), "red", "grenade",
+                       moment) is False
+    assert is_in_force(mine.model_copy(update={"stratagem": "hex"}), "red", "grenade",
+                       moment) is False
+
+
+def test_str_21_the_citation_says_what_the_modifier_changes_and_for_how_long(
+    run: Run,
+) -> None:
+    result = run([*TO_RED_SHOOTING, modifier(-1), modifier(1, None, "phase")], units=ARMY)
+
+    assert step(result, 3)["message"] == (
+        "red's grenade cost -1CP for the next use only (STR-23)")
+    assert step(result, 4)["message"] == "red's stratagems cost +1CP for phase"
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"amount": 0}, "a cost modifier of 0CP changes nothing"),
+    ({"stratagem": "nope"}, "there is no stratagem 'nope' in the catalog"),
+])
+def test_a_modifier_that_changes_nothing_or_names_no_stratagem_is_input(
+    run: Run, change: dict[str, object], message: str,
+) -> None:
+    result = run([*TO_RED_SHOOTING, {**modifier(1), **change}], units=ARMY)
+
+    assert refused(result, 3) == "INPUT"
+    assert message in str(step(result, 3)["message"])

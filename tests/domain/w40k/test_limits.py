@@ -219,3 +219,14 @@ def test_str_07_once_per_round_bars_the_other_turn_until_the_next_round(run: Run
     assert refused(result, 2) == "STR-07" and refused(result, 5) == "STR-07"
     assert "once per round" in str(step(result, 5)["message"])
     assert step(result, 7)["accepted"], step(result, 7)  # battle round 2
+
+
+def test_str_07_counts_only_the_players_own_uses_of_that_stratagem(run: Run) -> None:
+    # red's Rally does not bar red's Hold, nor blue's Rally, in the same battle round.
+    catalog = codex(twice_a_turn("rally", "round"), twice_a_turn("hold", "round"))
+    steps = [use("rally", "r1"), NEXT, use("hold", "r2"), END_RED, PASS_BLUE,
+             {"by": "blue", "do": "use_stratagem", "stratagem": "rally", "targets": ["b1"]}]
+
+    result = run(steps, catalogs=[catalog])
+
+    assert [step(result, i)["accepted"] for i in range(6)] == [True] * 6, result["steps"]
