@@ -200,3 +200,27 @@ def test_a_tampered_snapshot_is_caught_and_not_used_when_it_does_not_link(
     assert (verdict.ok, verdict.bad_version) == (False, version)
     assert "snapshot" in verdict.reason
     assert fresh.game_at(game_id, version + 1).state.round != 99  # not used: it does not link
+
+
+def test_a_failed_verdict_counts_nothing_and_names_its_event(
+    stored_game: tuple[str, UUID],
+) -> None:
+    db, game_id = stored_game
+    tamper(db, "delete from stored_events where originator_version = 5")
+
+    verdict = verify_game(GameService(db), game_id)
+
+    assert (verdict.ok, verdict.events, verdict.steps, verdict.head_hash) == (False, 0, 0, "")
+    assert verdict.line() == f"BAD event 5: {verdict.reason}"
+
+
+def test_verify_works_on_a_service_that_keeps_no_snapshots(
+    stored_game: tuple[str, UUID],
+) -> None:
+    db, game_id = stored_game
+    service = GameService(db, env={"IS_SNAPSHOTTING_ENABLED": "no"})
+    assert service.snapshots is None
+
+    verdict = verify_game(service, game_id)
+
+    assert verdict.ok, verdict.line()
