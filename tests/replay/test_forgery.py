@@ -216,3 +216,56 @@ def test_an_honest_game_with_snapshots_undos_and_redos_verifies_with_its_receipt
     assert code == 0 and out.startswith("ok: 36 events, 12 steps")
     assert fixture["head_hash"] in out
     assert wrong == 1
+
+
+@pytest.mark.parametrize("seal", [{"__state_hash__": "0" * 64}, {"__version__": 3}])
+def test_a_snapshot_whose_seal_was_altered_is_named_though_its_state_is_right(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], seal: dict[str, Any],
+) -> None:
+    fixture = pinned("test-dice-undo-redo")
+    snapshot = fixture["snapshots"][0]
+    snapshot["body"]["state"].update(seal)
+    db, game_id = store(fixture, tmp_path)
+
+    code, out = verify_cli(db, game_id, capsys)
+
+    assert code == 1 and out.startswith(f"BAD event {snapshot['version']}:")
+    assert "does not match its seal" in out
+
+
+def test_a_set_up_event_relabelled_as_a_step_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    fixture = pinned("w40k-battle-round")
+    fixture["events"][2]["body"]["step"] = 1  # event 3, a UnitFielded of the set-up
+    rechain(fixture)
+    db, game_id = store(fixture, tmp_path)
+
+    code, out = verify_cli(db, game_id, capsys)
+
+    assert code == 1 and out.startswith("BAD event 3: it is labelled step [1]")
+
+
+def test_an_old_snapshot_without_a_seal_still_verifies_when_it_agrees(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    fixture = pinned("test-dice-undo-redo")
+    for snapshot in fixture["snapshots"]:
+        snapshot["body"]["state"].pop("__version__")
+        snapshot["body"]["state"].pop("__state_hash__")
+    db, game_id = store(fixture, tmp_path)
+
+    assert verify_cli(db, game_id, capsys)[0] == 0
+
+
+def test_a_snapshot_with_half_a_seal_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    fixture = pinned("test-dice-undo-redo")
+    snapshot = fixture["snapshots"][0]
+    snapshot["body"]["state"].pop("__version__")
+    db, game_id = store(fixture, tmp_path)
+
+    code, out = verify_cli(db, game_id, capsys)
+
+    assert code == 1 and out.startswith(f"BAD event {snapshot['version']}:")

@@ -224,3 +224,68 @@ def test_verify_works_on_a_service_that_keeps_no_snapshots(
     verdict = verify_game(service, game_id)
 
     assert verdict.ok, verdict.line()
+
+
+def test_a_changed_timestamp_is_caught_by_its_hash_at_that_event(
+    stored_game: tuple[str, UUID],
+) -> None:
+    """Re-deciding never looks at a timestamp: only the event's own hash can tell."""
+    db, game_id = stored_game
+
+    edit_body(db, 6, lambda b: b.update(timestamp="2020-01-01T00:00:00+00:00"))
+
+    ok, bad, reason = verdict_of(db, game_id)
+    assert (ok, bad) == (False, 6) and "does not match its hash" in reason
+
+
+def test_a_missing_event_is_named_as_missing(stored_game: tuple[str, UUID]) -> None:
+    db, game_id = stored_game
+
+    tamper(db, "delete from stored_events where originator_version = 5")
+
+    ok, bad, reason = verdict_of(db, game_id)
+    assert (ok, bad) == (False, 5)
+    assert reason == "event 5 is missing or out of order (found version 6)"
+
+
+def test_a_row_of_another_topic_is_named(stored_game: tuple[str, UUID]) -> None:
+    db, game_id = stored_game
+
+    tamper(db, "update stored_events set topic = ? where originator_version = 4",
+           "warledger:GameSnapshot")
+
+    ok, bad, reason = verdict_of(db, game_id)
+    assert (ok, bad) == (False, 4) and reason == "unexpected topic 'warledger:GameSnapshot'"
+
+
+def test_an_unknown_game_has_no_events_to_verify(tmp_path: Path) -> None:
+    from uuid import uuid4
+
+    game_id = uuid4()
+    verdict = verify_game(GameService(str(tmp_path / "empty.db")), game_id)
+
+    assert (verdict.ok, verdict.bad_version) == (False, 0)
+    assert verdict.reason == f"no events stored for game {game_id}"
+
+
+def test_a_malformed_row_is_named_by_the_first_line_of_its_error(
+    stored_game: tuple[str, UUID],
+) -> None:
+    db, game_id = stored_game
+
+    edit_body(db, 6, lambda b: b.update(fact={"type": "PhaseStarted", "class_version": 1}))
+
+    ok, bad, reason = verdict_of(db, game_id)
+    assert (ok, bad) == (False, 6)
+    assert "validation error" in reason and "\n" not in reason
+
+
+def test_a_game_of_set_up_only_verifies(tmp_path: Path) -> None:
+    service = GameService(str(tmp_path / "setup.db"))
+    script = load_script(EXAMPLE)
+    game_id = service.start(script.setup())
+
+    verdict = verify_game(service, game_id)
+
+    assert verdict.ok, verdict.line()
+    assert (verdict.steps, verdict.events) == (0, service.load(game_id).version)
