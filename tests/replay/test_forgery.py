@@ -269,3 +269,42 @@ def test_a_snapshot_with_half_a_seal_is_named(
     code, out = verify_cli(db, game_id, capsys)
 
     assert code == 1 and out.startswith(f"BAD event {snapshot['version']}:")
+
+
+def test_a_step_event_relabelled_with_another_step_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    fixture = pinned("w40k-battle-round")
+    fixture["events"][12]["body"]["step"] = 3  # event 13, UnitMoved of step 2
+    rechain(fixture)
+    db, game_id = store(fixture, tmp_path)
+
+    code, out = verify_cli(db, game_id, capsys)
+
+    assert code == 1 and out.startswith("BAD event 13: it is labelled step [3]")
+
+
+def test_a_snapshot_moved_into_the_middle_of_a_step_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    fixture = pinned("test-dice-undo-redo")
+    snapshot = fixture["snapshots"][0]
+    assert 7 not in {s["version"] for s in fixture["snapshots"]}
+    snapshot["version"] = 7  # inside step 2 (events 6-8); its seal agrees
+    snapshot["body"]["state"]["__version__"] = 7
+    db, game_id = store(fixture, tmp_path)
+
+    code, out = verify_cli(db, game_id, capsys)
+
+    assert code == 1 and out.startswith("BAD event 7: a stored snapshot stands at an event")
+
+
+def test_redecide_all_takes_no_snapshots_by_default() -> None:
+    from replay.mapper import decode_event
+    from replay.verify import redecide_all
+
+    fixture = pinned("test-dice-undo-redo")
+    game_id = UUID(fixture["game_id"])
+    events = [decode_event(game_id, row["version"], row["body"]) for row in fixture["events"]]
+
+    assert redecide_all(events) == 12
