@@ -308,3 +308,44 @@ def test_redecide_all_takes_no_snapshots_by_default() -> None:
     events = [decode_event(game_id, row["version"], row["body"]) for row in fixture["events"]]
 
     assert redecide_all(events) == 12
+
+
+def test_a_log_that_does_not_begin_with_its_game_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    fixture = pinned("test-dice-undo-redo")
+    fixture["events"][0]["body"]["step"] = 1  # GameStarted, labelled as a step
+    rechain(fixture)
+    db, game_id = store(fixture, tmp_path)
+
+    code, out = verify_cli(db, game_id, capsys)
+
+    assert code == 1 and out.startswith("BAD event 1: the log does not begin with GameStarted")
+
+
+def test_a_log_with_its_sealed_seed_left_out_is_named_where_the_seed_belongs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    fixture = pinned("test-dice-undo-redo")
+    del fixture["events"][1]  # SeedSealed
+    rechain(fixture)
+    db, game_id = store(fixture, tmp_path)
+
+    code, out = verify_cli(db, game_id, capsys)
+
+    assert code == 1 and out.startswith("BAD event 2: the sealed seed does not match")
+
+
+def test_a_game_with_seed_0_and_digital_dice_verifies(tmp_path: Path) -> None:
+    from domain.ruleset import Setup
+    from tests.accepting import accept
+
+    service = GameService(str(tmp_path / "zero.db"))
+    game_id = service.start(Setup(ruleset="test-dice", board={"width": 10, "height": 10},
+                                  players=("red", "blue"), seed=0))
+    for _ in range(3):
+        accept(service, game_id, {"do": "roll", "by": "red"})
+
+    verdict = verify_game(service, game_id)
+
+    assert verdict.ok, verdict.line()
