@@ -349,3 +349,16 @@ def test_a_game_with_seed_0_and_digital_dice_verifies(tmp_path: Path) -> None:
     verdict = verify_game(service, game_id)
 
     assert verdict.ok, verdict.line()
+
+
+def test_a_step_whose_own_number_disagrees_with_its_label_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    fixture = pinned("w40k-battle-round")
+    fact(fixture, 12)["step"] = 5  # the StepTaken of step 2 says it is step 5
+    rechain(fixture)
+    db, game_id = store(fixture, tmp_path)
+
+    code, out = verify_cli(db, game_id, capsys)
+
+    assert code == 1 and out.startswith("BAD event 12: it is labelled step [2, 5]")
