@@ -38,6 +38,14 @@ TARGETS: dict[str, list[str]] = {
     ],
     "domain/gate.py": [
         "tests/domain/test_gate.py",
+        "tests/domain/test_dice.py::test_a_step_with_dice_it_does_not_roll_is_refused_with_input",
+        "tests/domain/test_setup.py",
         "tests/replay/test_undo.py",
+        "tests/domain/t9a/test_moves.py",
+        "tests/domain/w40k/test_timing.py",
+        "tests/replay/test_secrets.py",
+        "tests/cli/test_cli.py::test_board_previews_a_command_with_the_verdict_the_rules_would_give",
+        "tests/cli/test_cli.py::test_board_does_not_preview_dice",
+        "tests/cli/test_cli.py::test_board_previews_a_consent_and_a_step_with_physical_dice",
     ],
 }

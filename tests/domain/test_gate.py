@@ -1,0 +1,82 @@
+"""The decision gate's INPUT and CORE answers, for any rule set (here the dice game).
+
+Each refusal writes nothing: the game's version is unchanged after it.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+import pytest
+
+from domain.commands import Command
+from domain.ruleset import Setup
+from domain.w40k.commands import ModifyStratagemCost
+from replay.service import GameService, Outcome
+from tests.accepting import accept
+from tests.dice_game import DICE  # noqa: F401  (registers the test-dice rule set)
+
+SETUP = Setup(ruleset="test-dice", board={"width": 10, "height": 10}, players=("red", "blue"),
+              seed=5)
+
+
+@pytest.fixture
+def game(service: GameService) -> UUID:
+    return service.start(SETUP)
+
+
+def refused(service: GameService, game_id: UUID, command: dict[str, object] | Command,
+            dice: list[int] | None = None) -> Outcome:
+    before = service.load(game_id).version
+    outcome = service.handle(game_id, command, dice)
+    assert not outcome.accepted, outcome
+    assert service.load(game_id).version == before  # a refusal writes nothing
+    return outcome
+
+
+def test_input_a_command_by_someone_not_in_the_game(service: GameService, game: UUID) -> None:
+    outcome = refused(service, game, {"do": "roll", "by": "green"})
+
+    assert (outcome.rule, outcome.message) == ("INPUT", "'green' is not a player in this game")
+
+
+@pytest.mark.parametrize(("amount", "words"), [
+    (2**70, "cannot be recorded"), (10**7, "is out of range"),
+])
+def test_input_a_command_object_holding_a_value_no_game_can_hold(
+    service: GameService, amount: int, words: str,
+) -> None:
+    """A `Command` handed to the service directly skips parsing; the gate still checks it."""
+    game_id = service.start(Setup(ruleset="w40k-10", board={"width": 48, "height": 48},
+                                  players=("red", "blue"), seed=1, options={"cp": 3}))
+    command = ModifyStratagemCost(by="red", amount=amount, source="a forged rule")
+
+    outcome = refused(service, game_id, command)
+
+    assert outcome.rule == "INPUT" and words in str(outcome.message), outcome
+
+
+def test_input_dice_given_with_a_step_that_rolls_fewer(service: GameService, game: UUID) -> None:
+    outcome = refused(service, game, {"do": "roll", "by": "red"}, dice=[3, 4])
+
+    assert outcome.rule == "INPUT" and "1 more" in str(outcome.message)
+
+
+def test_core_game_over_only_contested_moves_after_the_end(
+    service: GameService, game: UUID,
+) -> None:
+    accept(service, game, {"do": "end_game", "by": "judge"})
+
+    outcome = refused(service, game, {"do": "roll", "by": "red"})
+    asked = service.handle(game, {"do": "request_undo", "by": "red"})
+
+    assert (outcome.rule, outcome.message) == (
+        "CORE-GAME-OVER", "the game is over; no more commands")
+    assert asked.rule != "CORE-GAME-OVER"
+
+
+def test_an_accepted_step_starts_with_its_step_taken(service: GameService, game: UUID) -> None:
+    outcome = accept(service, game, {"do": "roll", "by": "red"}, [4])
+
+    assert outcome.events == ["StepTaken", "DiceRolled", "ClauseApplied"]
+    assert outcome.message == "rolled 4"
