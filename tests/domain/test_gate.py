@@ -80,3 +80,34 @@ def test_an_accepted_step_starts_with_its_step_taken(service: GameService, game:
 
     assert outcome.events == ["StepTaken", "DiceRolled", "ClauseApplied"]
     assert outcome.message == "rolled 4"
+
+
+def test_core_owner_a_player_cannot_order_the_opponents_unit(service: GameService) -> None:
+    game_id = service.start(Setup(
+        ruleset="w40k-10", board={"width": 48, "height": 48}, players=("red", "blue"), seed=1,
+        options={"cp": 3}, units=({"id": "b1", "owner": "blue", "x": 10, "y": 20},)))
+    accept(service, game_id, {"do": "next_phase", "by": "red"})
+
+    outcome = refused(service, game_id, {"do": "move", "by": "red", "unit": "b1", "x": 10,
+                                         "y": 22})
+
+    assert (outcome.rule, outcome.message) == (
+        "CORE-OWNER", "b1 belongs to blue; red cannot order it")
+
+
+def test_a_preview_leaves_the_state_it_is_shown_as_it_was(
+    service: GameService, game: UUID,
+) -> None:
+    from domain.gate import preview
+
+    state = service.load(game).state
+    before = state.model_dump(mode="json")
+
+    verdict = preview(state_ruleset(service, game), state, {"do": "next_phase", "by": "red"})
+
+    assert verdict == (None, "would be accepted")
+    assert state.model_dump(mode="json") == before
+
+
+def state_ruleset(service: GameService, game_id: UUID):  # type: ignore[no-untyped-def]
+    return service.load(game_id).ruleset
