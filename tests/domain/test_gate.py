@@ -59,7 +59,8 @@ def test_input_a_command_object_holding_a_value_no_game_can_hold(
 def test_input_dice_given_with_a_step_that_rolls_fewer(service: GameService, game: UUID) -> None:
     outcome = refused(service, game, {"do": "roll", "by": "red"}, dice=[3, 4])
 
-    assert outcome.rule == "INPUT" and "1 more" in str(outcome.message)
+    assert (outcome.rule, outcome.message) == (
+        "INPUT", "the step supplied 1 die more than it rolled")
 
 
 def test_core_game_over_only_contested_moves_after_the_end(
