@@ -7,6 +7,7 @@ that time travel, `step` and `verify` decide on the events, and say so.
 from __future__ import annotations
 
 import sqlite3
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -63,16 +64,17 @@ def snapped(tmp_path: Path) -> tuple[str, UUID, int]:
 
 
 def latest_snapshot(db: str) -> tuple[int, bytes]:
+    """The latest snapshot row's event number and JSON (snapshots are stored compressed)."""
     with sqlite3.connect(db) as conn:
         row = conn.execute("select originator_version, state from stored_snapshots "
                            "order by originator_version desc limit 1").fetchone()
-    return int(row[0]), bytes(row[1])
+    return int(row[0]), zlib.decompress(bytes(row[1]))
 
 
-def write_snapshot(db: str, version: int, state: bytes) -> None:
+def write_snapshot(db: str, version: int, state: bytes, *, compress: bool = True) -> None:
     with sqlite3.connect(db) as conn:
         conn.execute("update stored_snapshots set state = ? where originator_version = ?",
-                     (state, version))
+                     (zlib.compress(state) if compress else state, version))
 
 
 def edit_snapshot(db: str, change: Callable[[dict[str, Any]], None], *, reseal: bool) -> int:
@@ -211,7 +213,7 @@ def test_the_cli_warns_on_stderr_and_goes_on(
     snapped: tuple[str, UUID, int], capsys: pytest.CaptureFixture[str],
 ) -> None:
     db, game_id, version = snapped
-    write_snapshot(db, version, b"\x00{nope")
+    write_snapshot(db, version, b"\x00{nope", compress=False)
 
     codes = [
         main(["replay", db, str(game_id), "--at", str(version), "--json"]),
