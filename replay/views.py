@@ -1,84 +1,229 @@
-"""The state-view projection: one row per game, kept current from the notification log.
+"""The projections `warledger views` keeps: the state view and the analytic tables.
 
-It pulls notifications after its tracked position (SQLite has no push
-subscription), and writes the views it changed together with the new
-position in ONE transaction, so a crash can never count an event twice.
-Views live in their own SQLite file (`<db>.views`), apart from the event
-store (LIBRARY-NOTES: the library's `BEGIN` would lock the events file).
-Dropping the file and running again rebuilds every view from the log.
+Both follow the notification log with their own tracking position, and write
+their rows together with the new position in ONE transaction, so a crash can
+never count an event twice (LIBRARY-NOTES).
+
+- **Analytic tables** (`replay.analytics`): each event is decoded once, from
+  its stored JSON, and folded into the rows of the games it touches.
+- **State view** (`state_views`, one row per game, CONTRACT section 4):
+  games kept in a bounded LRU take the batch's events directly; any other
+  game (a rebuild from scratch, or one that fell out) is read once at the end
+  as its latest snapshot plus its tail. No event is decoded twice, and memory
+  is bounded by the LRU, never by the length of a game.
+
+On SQLite the views live in their own file beside the event store
+(`<db>.views`: the library's `BEGIN` would lock the events file). On
+PostgreSQL they are tables in the same database, kept by eventsourcing's
+`ProjectionRunner` with a PostgreSQL tracking recorder (`replay.pg_views`).
+Dropping the tables and running again rebuilds them, identical.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Protocol
 from uuid import UUID
 
+from domain.game import Game
 from projections.state_view import canonical_json, state_view
+from replay.analytics import (
+    GAMES,
+    PLAYERS,
+    TABLES,
+    Batch,
+    Fold,
+    GameContext,
+    schema_statements,
+)
 from replay.service import GameService
 
-BATCH = 500
-SCHEMA = """
-create table if not exists state_views (
-    game_id text primary key, version integer not null, state text not null);
-create table if not exists tracking (
-    application text primary key, notification_id integer not null);
-"""
+#: Notifications read per page (and analytic batch) while catching up.
+BATCH = 5000
+#: Games whose full state the state view keeps in memory between batches.
+STATE_CACHE = 64
+ANALYTICS = "analytics"
+STATE_VIEWS = "state_views"
+VIEW_SCHEMA = [
+    "create table if not exists state_views (game_id text primary key, "
+    "version integer not null, state text not null)",
+]
+SQLITE_TRACKING = (
+    "create table if not exists tracking (application text primary key, "
+    "notification_id integer not null)"
+)
 
 
-class StateViewProjection:
-    """Materialised CONTRACT state views for every game of a service."""
+def upsert_sql(table_name: str, columns: Sequence[str], key: Sequence[str]) -> str:
+    """`insert … on conflict do update` (the same text on SQLite and PostgreSQL)."""
+    marks = ", ".join("?" for _ in columns)
+    sets = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in key)
+    return (f"insert into {table_name} ({', '.join(columns)}) values ({marks}) "
+            f"on conflict ({', '.join(key)}) do update set {sets}")
 
-    def __init__(self, service: GameService, path: str) -> None:
+
+GAMES_UPSERT = upsert_sql(GAMES.name, GAMES.column_names, GAMES.key)
+PLAYERS_UPSERT = upsert_sql(PLAYERS.name, PLAYERS.column_names, PLAYERS.key)
+VIEW_UPSERT = upsert_sql("state_views", ["game_id", "version", "state"], ["game_id"])
+INSERTS = {t.name: t.insert_sql() for t in TABLES}
+
+
+class Cursor(Protocol):
+    def execute(self, sql: str, params: Sequence[Any] = ..., /) -> Any: ...
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]], /) -> Any: ...
+
+
+def write_batch(curs: Cursor, batch: Batch, mark: str = "?") -> None:
+    """Every row of a batch, inserts first, then updates in log order, then the
+    games it touched (with their contexts). `mark` is the driver's placeholder."""
+    def sql(text: str) -> str:
+        return text if mark == "?" else text.replace("?", mark)
+
+    for table, rows in batch.inserts.items():
+        curs.executemany(sql(INSERTS[table]), rows)
+    for text, params in batch.updates:
+        curs.execute(sql(text), params)
+    games = list(batch.touched.values())
+    curs.executemany(sql(GAMES_UPSERT), [g.game_row() for g in games])
+    curs.executemany(sql(PLAYERS_UPSERT), [row for g in games for row in g.player_rows()])
+
+
+class StateViews:
+    """The state view of every game a run touched (see the module docstring)."""
+
+    def __init__(self, service: GameService, capacity: int = STATE_CACHE) -> None:
         self.service = service
-        self.conn = sqlite3.connect(path, isolation_level=None)
-        self.conn.executescript(SCHEMA)
+        self.capacity = capacity
+        self.games: OrderedDict[UUID, Game] = OrderedDict()
+        self.touched: dict[UUID, int] = {}
+        self.deferred: set[UUID] = set()
 
-    def position(self) -> int:
-        """The last notification id projected (0 before the first)."""
+    def note(self, notification: Any) -> None:
+        """Fold one notification into a cached game, or leave its game for the end."""
+        game_id = notification.originator_id
+        game_id = game_id if isinstance(game_id, UUID) else UUID(str(game_id))
+        version = notification.originator_version
+        self.touched[game_id] = version
+        game = self.games.get(game_id)
+        if game_id in self.deferred:
+            return
+        if game is None or game.version != version - 1:
+            self.games.pop(game_id, None)
+            self.deferred.add(game_id)
+            return
+        game.apply_event(self.service.mapper.to_domain_event(notification))
+        self.games.move_to_end(game_id)
+
+    def rows(self) -> Iterator[tuple[str, int, str]]:
+        """(game id, version, state view JSON) of every touched game."""
+        for game_id, version in self.touched.items():
+            game = self.games.get(game_id)
+            if game is None or game.version != version:
+                game = self.service.game_at(game_id, version=version)
+                self.games[game_id] = game
+                if len(self.games) > self.capacity:
+                    self.games.popitem(last=False)
+            yield str(game_id), version, canonical_json(state_view(game.state)).decode()
+
+    def reset(self, forget: bool = False) -> None:
+        self.touched.clear()
+        self.deferred.clear()
+        if forget:
+            self.games.clear()
+
+
+class Views:
+    """The state view and analytic tables of an SQLite store, in their own file."""
+
+    def __init__(self, service: GameService, path: str, batch: int = BATCH) -> None:
+        self.service = service
+        self.batch = batch
+        self.conn = sqlite3.connect(path, isolation_level=None)
+        self.conn.execute("pragma journal_mode = wal")
+        self.conn.execute("pragma synchronous = normal")
+        for statement in [*schema_statements(), *VIEW_SCHEMA, SQLITE_TRACKING]:
+            self.conn.execute(statement)
+        self.fold = Fold(self._context)
+        self.states = StateViews(service)
+
+    def _context(self, game_id: str) -> GameContext | None:
+        row = self.conn.execute("select ctx from games where game_id = ?", (game_id,)).fetchone()
+        return GameContext.from_json(row[0]) if row else None
+
+    def tracked(self, name: str) -> int:
         row = self.conn.execute(
-            "select notification_id from tracking where application = ?", (self.service.name,)
+            "select notification_id from tracking where application = ?",
+            (f"{self.service.name}:{name}",),
         ).fetchone()
         return int(row[0]) if row else 0
 
+    def position(self) -> int:
+        """The last notification id both projections have processed (0 before the first)."""
+        return min(self.tracked(ANALYTICS), self.tracked(STATE_VIEWS))
+
+    def _track(self, name: str, position: int) -> None:
+        self.conn.execute(
+            "insert into tracking (application, notification_id) values (?, ?) "
+            "on conflict (application) do update set notification_id = excluded.notification_id",
+            (f"{self.service.name}:{name}", position),
+        )
+
     def run(self) -> int:
         """Project every new notification; return how many were processed."""
+        analytics_at, views_at = self.tracked(ANALYTICS), self.tracked(STATE_VIEWS)
+        start = min(analytics_at, views_at)
         processed = 0
-        while True:
-            start = self.position()
-            batch = self.service.recorder.select_notifications(
-                start, BATCH, inclusive_of_start=False
-            )
-            if not batch:
-                return processed
-            latest: dict[UUID, int] = {}
-            for notification in batch:
-                game_id = UUID(str(notification.originator_id))
-                latest[game_id] = max(latest.get(game_id, 0), notification.originator_version)
-            self._write(latest, batch[-1].id)
-            processed += len(batch)
+        self.states.reset()
+        try:
+            while True:
+                page = self.service.recorder.select_notifications(
+                    start, self.batch, inclusive_of_start=False)
+                if not page:
+                    break
+                fresh = [n for n in page if n.id > analytics_at]
+                if fresh:
+                    self._write_analytics(fresh)
+                for notification in page:
+                    if notification.id > views_at:
+                        self.states.note(notification)
+                start = page[-1].id
+                processed += len(page)
+            if start > views_at:
+                self._write_state_views(start)
+        except BaseException:
+            self.states.reset(forget=True)
+            raise
+        return processed
 
-    def _write(self, latest: dict[UUID, int], position: int) -> None:
-        rows = []
-        for game_id, version in latest.items():
-            game = self.service.game_at(game_id, version=version)
-            rows.append((str(game_id), version, canonical_json(state_view(game.state)).decode()))
+    def _write_analytics(self, page: Sequence[Any]) -> None:
+        try:
+            batch = self.fold.fold(
+                (n.id, str(n.originator_id), n.originator_version, n.state) for n in page)
+            self.conn.execute("begin")
+            try:
+                write_batch(self.conn, batch)
+                self._track(ANALYTICS, batch.position)
+                self.conn.execute("commit")
+            except BaseException:
+                self.conn.execute("rollback")
+                raise
+        except BaseException:
+            self.fold.forget()  # contexts may hold the unwritten batch
+            raise
+
+    def _write_state_views(self, position: int) -> None:
         self.conn.execute("begin")
         try:
-            self.conn.executemany(
-                "insert into state_views (game_id, version, state) values (?, ?, ?) "
-                "on conflict(game_id) do update set version = excluded.version, "
-                "state = excluded.state",
-                rows,
-            )
-            self.conn.execute(
-                "insert into tracking (application, notification_id) values (?, ?) "
-                "on conflict(application) do update set notification_id = excluded.notification_id",
-                (self.service.name, position),
-            )
+            self.conn.executemany(VIEW_UPSERT, self.states.rows())
+            self._track(STATE_VIEWS, position)
             self.conn.execute("commit")
         except BaseException:
             self.conn.execute("rollback")
             raise
+        finally:
+            self.states.reset()
 
     def view(self, game_id: UUID) -> tuple[int, str] | None:
         """(version, state JSON) of one game's view, if projected."""
@@ -87,5 +232,18 @@ class StateViewProjection:
         ).fetchone()
         return (int(row[0]), str(row[1])) if row else None
 
+    def drop(self) -> None:
+        """Drop every view table and its tracking (the next run rebuilds them)."""
+        for name in [*(t.name for t in TABLES), "state_views", "tracking"]:
+            self.conn.execute(f"drop table if exists {name}")
+        for statement in [*schema_statements(), *VIEW_SCHEMA, SQLITE_TRACKING]:
+            self.conn.execute(statement)
+        self.fold.forget()
+        self.states.reset(forget=True)
+
     def close(self) -> None:
         self.conn.close()
+
+
+#: The name this projection had before the analytic tables joined it.
+StateViewProjection = Views

@@ -1,0 +1,597 @@
+"""Analytic projections: one SQL row per fact that analysts count (issue 13).
+
+The fold reads each stored event ONCE, as the JSON body it was stored as
+(upcast, not re-validated: the log is hash-chained and `verify` validates
+every fact), and turns it into rows of plain SQL tables (`TABLES`). What a
+fact means often depends on where the game stood (the round and phase, the
+player whose step it is, who owns a unit): that is kept per game in a small
+*context* (`GameContext`), stored in the `games` row itself, so a projection
+can stop after any batch and go on later, and a rebuild from scratch writes
+exactly the rows an incremental catch-up writes.
+
+A batch becomes rows in two phases: every insert first, then the updates in
+log order (undone flags, late answers to a window). An update only touches
+rows that existed when its event was recorded, and step numbers only grow,
+so the two phases give the same tables as applying events one by one.
+
+An event of a type the fold does not know stops the projection with
+`UnknownFactError`; nothing of that batch is written.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from events.base import upcast
+
+JsonDict = dict[str, Any]
+
+#: Columns every per-step table ends with: flipped by undo (1) and redo (0).
+UNDONE = "undone"
+
+
+@dataclass(frozen=True)
+class Table:
+    """An analytic table: its name, columns (name, SQL type) and primary key."""
+
+    name: str
+    columns: tuple[tuple[str, str], ...]
+    key: tuple[str, ...]
+    #: Has an `undone` column that undo and redo flip, keyed by (game_id, step).
+    per_step: bool = True
+
+    def create_sql(self) -> str:
+        cols = ", ".join(f"{name} {kind}" for name, kind in self.columns)
+        return f"create table if not exists {self.name} ({cols}, primary key ({', '.join(self.key)}))"
+
+    def index_sql(self) -> str | None:
+        if not self.per_step:
+            return None
+        return f"create index if not exists {self.name}_step on {self.name} (game_id, step)"
+
+    def insert_sql(self) -> str:
+        marks = ", ".join("?" for _ in self.columns)
+        return f"insert into {self.name} ({', '.join(c for c, _ in self.columns)}) values ({marks})"
+
+    @property
+    def column_names(self) -> list[str]:
+        return [name for name, _ in self.columns]
+
+
+T, I, R = "text", "integer", "double precision"
+WHERE = (("game_id", T), ("event_no", I), ("step", I))
+
+
+def per_step(name: str, *columns: tuple[str, str], key: tuple[str, ...] = ()) -> Table:
+    return Table(name, (*WHERE, *columns, (UNDONE, I)), ("game_id", "event_no", *key))
+
+
+GAMES = Table("games", (
+    ("game_id", T), ("ruleset", T), ("variant", T), ("started", T), ("players", T),
+    ("meta_event", T), ("meta_round", T), ("meta_table", T), ("mission", T),
+    ("deployed_first", T), ("first_player", T), ("rounds", I), ("finished", I),
+    ("end_reason", T), ("result", T), ("winner", T), ("draw", I), ("points", T),
+    ("steps", I), ("undos", I), ("redos", I), ("rulings", I), ("events", I), ("ctx", T),
+), ("game_id",), per_step=False)
+PLAYERS = Table("players", (
+    ("game_id", T), ("player", T), ("name", T), ("faction", T), ("seat", I),
+    ("went_first", I), ("outcome", T), ("points", I),
+), ("game_id", "player"), per_step=False)
+STEPS = per_step("steps", ("round", I), ("phase", T), ("active_player", T), ("player", T),
+                 ("command", T), ("args", T))
+DICE = per_step("dice", ("die", I), ("round", I), ("phase", T), ("player", T), ("purpose", T),
+                ("sides", I), ("value", I), ("source", T), ("subject", T), key=("die",))
+CITATIONS = per_step("citations", ("round", I), ("player", T), ("rule", T), ("message", T))
+CONTESTS = Table("contests", (
+    ("game_id", T), ("event_no", I), ("step", I), ("rule", T), ("kind", T),
+), ("game_id", "event_no", "step", "rule"), per_step=False)
+AMBUSH = per_step("t9a_ambush", ("player", T), ("unit", T), ("game_turn", I), ("roll", I),
+                  ("point_x", R), ("point_y", R), ("models", I), ("members", T),
+                  ("scoring", T))
+AMBUSH_ROLLS = per_step("t9a_ambush_rolls", ("player", T), ("unit", T), ("game_turn", I),
+                        ("roll", I), ("arrives", I))
+ARO = per_step("n4_aro", ("round", I), ("player", T), ("trooper", T), ("skill", T),
+               ("generated", I), ("rule", T), ("reason", T), ("eligible", T), ("declared", T))
+MK_ACTIONS = per_step("mk_actions", ("round", I), ("player", T), ("figure", T), ("action", T))
+MK_ATTACKS = per_step("mk_attacks", ("round", I), ("player", T), ("attacker", T),
+                      ("attacker_owner", T), ("target", T), ("target_owner", T), ("kind", T),
+                      ("roll", I), ("hit", I), ("damage", I))
+MK_DISMOUNTS = per_step("mk_dismounts", ("round", I), ("player", T), ("rider", T), ("mount", T),
+                        ("owner", T), ("cause", T))
+STRATAGEMS = per_step("w40k_stratagems", ("round", I), ("turn", T), ("phase", T), ("player", T),
+                      ("stratagem", T), ("name", T), ("cost", I), ("base_cost", I),
+                      ("targets", T), ("trigger", T))
+CP = per_step("w40k_cp", ("round", I), ("phase", T), ("player", T), ("kind", T), ("amount", I),
+              ("lost", I), ("source", T), ("balance", I))
+
+TABLES: tuple[Table, ...] = (GAMES, PLAYERS, STEPS, DICE, CITATIONS, CONTESTS, AMBUSH,
+                             AMBUSH_ROLLS, ARO, MK_ACTIONS, MK_ATTACKS, MK_DISMOUNTS,
+                             STRATAGEMS, CP)
+TABLE_NAMES = tuple(t.name for t in TABLES)
+
+
+def schema_statements() -> list[str]:
+    """Every `create table` and `create index` of the analytic tables."""
+    statements = [t.create_sql() for t in TABLES]
+    statements += [s for t in TABLES if (s := t.index_sql()) is not None]
+    return statements
+
+
+class UnknownFactError(Exception):
+    """The log holds a fact type the analytic projections do not know."""
+
+
+def dumps(value: Any) -> str:
+    """Sorted-key JSON text (identical for identical data)."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+
+
+@dataclass
+class GameContext:
+    """What the fold needs to know about one game between its events (small,
+    bounded by the number of units, never by the game's length)."""
+
+    game_id: str
+    version: int = 0
+    ruleset: str = ""
+    variant: str | None = None
+    started: str = ""
+    players: list[str] = field(default_factory=list)
+    meta: JsonDict = field(default_factory=dict)
+    round: int = 0
+    active: str | None = None
+    phase: str | None = None
+    by: str | None = None
+    first_player: str | None = None
+    rounds: int = 0
+    finished: bool = False
+    end_reason: str | None = None
+    result: str | None = None
+    winner: str | None = None
+    draw: bool = False
+    points: dict[str, int] = field(default_factory=dict)
+    steps: int = 0
+    undos: int = 0
+    redos: int = 0
+    rulings: int = 0
+    owners: dict[str, str] = field(default_factory=dict)
+    ambush_rolls: dict[str, int | None] = field(default_factory=dict)
+    arrivals: dict[str, int] = field(default_factory=dict)
+    window: str | None = None
+    aro: JsonDict | None = None
+
+    def to_json(self) -> str:
+        return dumps(self.__dict__)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameContext:
+        return cls(**orjson.loads(text))
+
+    def game_row(self) -> tuple[Any, ...]:
+        meta = self.meta
+        return (
+            self.game_id, self.ruleset, self.variant, self.started, dumps(self.players),
+            meta.get("event"), meta.get("round"), meta.get("table"), meta.get("mission"),
+            meta.get("deployed_first"), self.first_player, self.rounds, int(self.finished),
+            self.end_reason, self.result, self.winner, int(self.draw), dumps(self.points),
+            self.steps, self.undos, self.redos, self.rulings, self.version, self.to_json(),
+        )
+
+    def player_rows(self) -> list[tuple[Any, ...]]:
+        infos = self.meta.get("players") or {}
+        rows = []
+        for seat, player in enumerate(self.players):
+            info = infos.get(player) or {}
+            rows.append((
+                self.game_id, player, info.get("name"), info.get("faction"), seat,
+                None if self.first_player is None else int(player == self.first_player),
+                self.outcome(player), self.points.get(player),
+            ))
+        return rows
+
+    def outcome(self, player: str) -> str | None:
+        """win / loss / draw once a result is confirmed; None before."""
+        if self.result != "confirmed":
+            return None
+        if self.draw:
+            return "draw"
+        return "win" if self.winner == player else "loss"
+
+
+@dataclass(frozen=True)
+class Ev:
+    """Where an event stands: its game, its number in the game's log, its step."""
+
+    game: GameContext
+    event_no: int
+    step: int
+
+
+@dataclass
+class Batch:
+    """The rows a batch of events becomes: inserts per table, then updates in order."""
+
+    inserts: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict)
+    updates: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
+    touched: dict[str, GameContext] = field(default_factory=dict)
+    events: int = 0
+    position: int = 0
+
+    def add(self, table: Table, *row: Any) -> None:
+        self.inserts.setdefault(table.name, []).append(row)
+
+    def update(self, sql: str, *params: Any) -> None:
+        self.updates.append((sql, params))
+
+
+Handler = Callable[[Ev, JsonDict, Batch], None]
+HANDLERS: dict[str, Handler] = {}
+#: Facts that change nothing an analytic table counts (positions, bookkeeping).
+NO_ROWS = frozenset({
+    "SeedSealed", "T9AUnitDeployed", "AmbushDeclared", "AmbushJoinChosen", "AmbushRollsMade",
+    "AmbushArrivalPostponed", "T9AMovesReset", "T9AUnitMoved", "T9ARemovedAsCasualty",
+    "OrdersGenerated", "OrdersLost", "OrderSpent", "OrderStageReached", "TrooperMoved",
+    "OrderCompleted", "TokensRemoved", "PlayerTurnEnded", "FigureMoved", "FacingChanged",
+    "FigureDamaged", "FigureHealed", "DialReset", "FigureEliminated", "FigureRemovedFromGame",
+    "RiderMounted", "RiderLost", "PushingChoiceMade", "ItemDropped", "ItemPickedUp",
+    "FigureCaptured", "AbilityUsed", "FormationDeclared", "DarkAllianceUsed", "PoisonUsed",
+    "ItemEquipped", "CostModifierGranted", "ConditionsGiven", "EffectRecorded",
+    "StratagemEffectsEnded", "RollReplaced", "MortalWoundsRolled", "UnitArrived",
+    "BattleShockTestsDue", "BattleShockRecovered", "BattleShockTested", "UnitMoved",
+    "ShootingTargetSelected", "ChargeDeclared", "ChargeRolled", "ChargeMoveEnded", "UnitFought",
+})
+
+
+def handles(*types: str) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        for name in types:
+            HANDLERS[name] = handler
+        return handler
+    return register
+
+
+def known_fact_types() -> frozenset[str]:
+    """Every fact type the fold accepts."""
+    return frozenset(HANDLERS) | NO_ROWS
+
+
+# -- the game and its steps ---------------------------------------------------------------
+@handles("GameStarted")
+def _started(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g = ev.game
+    g.ruleset, g.variant, g.players = fact["ruleset"], fact.get("variant"), list(fact["players"])
+
+
+@handles("GameMetadataRecorded")
+def _metadata(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    """issue 13: event, round, table, mission, who deployed first, names and factions."""
+    ev.game.meta = {k: v for k, v in fact.items() if k != "type"}
+
+
+@handles("UnitFielded")
+def _fielded(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    unit = fact["unit"]
+    ev.game.owners[str(unit.get("id"))] = str(unit.get("owner"))
+
+
+@handles("AllegianceChanged")
+def _allegiance(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    if fact.get("controller") is not None:
+        ev.game.owners[fact["figure"]] = fact["controller"]
+
+
+@handles("PhaseStarted")
+def _phase(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g = ev.game
+    g.round, g.active, g.phase = fact["round"], fact["active_player"], fact["phase"]
+    g.rounds = max(g.rounds, g.round)
+    if g.first_player is None and g.round >= 1:
+        g.first_player = g.active
+
+
+@handles("StepTaken")
+def _step(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g = ev.game
+    g.by = fact["by"]
+    g.steps += 1
+    command = fact["command"]
+    args = {k: v for k, v in command.items() if k not in ("by", "do")}
+    out.add(STEPS, g.game_id, ev.event_no, ev.step, g.round, g.phase, g.active, g.by,
+            command.get("do"), dumps(args), 0)
+
+
+@handles("GameEnded")
+def _ended(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    ev.game.finished, ev.game.end_reason = True, fact["reason"]
+
+
+@handles("ResultProposed")
+def _result_proposed(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    _set_result(ev.game, "proposed", fact)
+
+
+@handles("ResultConfirmed")
+def _result_confirmed(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    """A result takes effect only when it is confirmed (issue 13 item 1)."""
+    _set_result(ev.game, "confirmed", fact)
+
+
+@handles("ResultRefused")
+def _result_refused(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g = ev.game
+    g.result, g.winner, g.draw, g.points = "refused", None, False, {}
+    out.add(CONTESTS, g.game_id, ev.event_no, ev.step, "", "result_refused")
+
+
+def _set_result(g: GameContext, status: str, fact: JsonDict) -> None:
+    g.result, g.winner, g.draw = status, fact.get("winner"), bool(fact.get("draw"))
+    g.points = {str(k): int(v) for k, v in (fact.get("points") or {}).items()}
+
+
+@handles("ClauseApplied")
+def _cited(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g = ev.game
+    out.add(CITATIONS, g.game_id, ev.event_no, ev.step, g.round, g.by, fact["rule"],
+            fact["message"], 0)
+    aro = g.aro
+    if (aro is not None and aro["skill"] == "cautious_move" and aro["step"] == ev.step
+            and aro.get("rule") is None):
+        aro["rule"] = fact["rule"]
+        out.update(f"update {ARO.name} set rule = ?, reason = ? where game_id = ? and event_no = ?",
+                   fact["rule"], fact["message"], g.game_id, aro["event_no"])
+
+
+@handles("DiceRolled")
+def _dice(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g = ev.game
+    for die, value in enumerate(fact["values"]):
+        out.add(DICE, g.game_id, ev.event_no, ev.step, die, g.round, g.phase, g.by,
+                fact["purpose"], fact.get("sides", 6), value, fact["source"],
+                fact.get("subject"), 0)
+
+
+# -- contested moves: undo, redo, rulings --------------------------------------------------
+def _flip(out: Batch, g: GameContext, steps: list[int], undone: int) -> None:
+    marks = ", ".join("?" for _ in steps)
+    for table in TABLES:
+        if table.per_step:
+            out.update(f"update {table.name} set {UNDONE} = ? where game_id = ? and step in ({marks})",
+                       undone, g.game_id, *steps)
+
+
+def _contest(out: Batch, ev: Ev, steps: list[int], kind: str) -> None:
+    """A row per clause the contested steps cited (none when they cited nothing)."""
+    marks = ", ".join("?" for _ in steps)
+    out.update(
+        f"insert into {CONTESTS.name} (game_id, event_no, step, rule, kind) "
+        f"select distinct game_id, cast(? as integer), step, rule, cast(? as text) "
+        f"from {CITATIONS.name} where game_id = ? and step in ({marks})",
+        ev.event_no, kind, ev.game.game_id, *steps,
+    )
+
+
+def _restore(g: GameContext, restored: JsonDict) -> None:
+    """Where the game stands after an undo or redo: the state it records."""
+    g.round = restored.get("round", g.round)
+    g.active = restored.get("active_player", g.active)
+    g.phase = restored.get("phase", g.phase)
+    g.finished = bool(restored.get("finished", g.finished))
+    g.end_reason = restored.get("end_reason", g.end_reason)
+    window = restored.get("reaction_window")
+    g.window = window.get("kind") if isinstance(window, dict) else None
+    for unit_id, unit in (restored.get("units") or {}).items():
+        if isinstance(unit, dict) and unit.get("owner") is not None:
+            g.owners[unit_id] = unit["owner"]
+
+
+@handles("StepsUndone")
+def _undone(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    """CORE-UNDO: the steps count no more (their rows stay, flagged `undone`)."""
+    g, steps = ev.game, list(fact["steps"])
+    g.undos += 1
+    g.steps -= len(steps)
+    _flip(out, g, steps, 1)
+    _contest(out, ev, steps, "undo")
+    _restore(g, fact["restored"])
+
+
+@handles("StepsRedone")
+def _redone(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g, steps = ev.game, list(fact["steps"])
+    g.redos += 1
+    g.steps += len(steps)
+    _flip(out, g, steps, 0)
+    _contest(out, ev, steps, "redo")
+    _restore(g, fact["restored"])
+
+
+@handles("RequestRefused")
+def _refused(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    _contest(out, ev, list(fact["steps"]), f"{fact['action']}_refused")
+
+
+@handles("RulingRecorded")
+def _ruling(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g = ev.game
+    g.rulings += 1
+    out.add(CONTESTS, g.game_id, ev.event_no, fact.get("on_step") if fact.get("on_step") is not None
+            else ev.step, fact.get("clause") or "", "ruling")
+
+
+# -- reaction windows (Infinity AROs) -------------------------------------------------------
+@handles("ReactionWindowOpened")
+def _window_opened(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g = ev.game
+    g.window = fact["kind"]
+    if fact["kind"] == "aro" and g.aro is not None:
+        out.update(f"update {ARO.name} set generated = 1, eligible = ? "
+                   "where game_id = ? and event_no = ?",
+                   dumps(list(fact["eligible"])), g.game_id, g.aro["event_no"])
+
+
+@handles("ReactionDeclared")
+def _declared(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g = ev.game
+    if g.window == "aro" and g.aro is not None:
+        g.aro["declared"][fact["by"]] = fact["answer"]
+        out.update(f"update {ARO.name} set declared = ? where game_id = ? and event_no = ?",
+                   dumps(g.aro["declared"]), g.game_id, g.aro["event_no"])
+
+
+@handles("ReactionWindowClosed")
+def _window_closed(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    ev.game.window = None
+
+
+@handles("OrderSkillDeclared")
+def _skill(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    """N4 CAU-10 / CAU-13: one row per skill declared; whether its ARO window opened,
+    the clause that decided it, who was eligible and what each declared."""
+    g = ev.game
+    g.aro = {"event_no": ev.event_no, "step": ev.step, "skill": fact["skill"], "declared": {},
+             "rule": None}
+    out.add(ARO, g.game_id, ev.event_no, ev.step, g.round, g.by, fact["trooper"], fact["skill"],
+            0, None, None, "[]", "{}", 0)
+
+
+# -- The 9th Age: Ambush ---------------------------------------------------------------------
+@handles("AmbushRollResolved")
+def _ambush_roll(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g = ev.game
+    g.ambush_rolls[fact["unit"]] = fact.get("roll")
+    out.add(AMBUSH_ROLLS, g.game_id, ev.event_no, ev.step, g.owners.get(fact["unit"]),
+            fact["unit"], fact["game_turn"], fact.get("roll"), int(fact["arrives"]), 0)
+
+
+@handles("UnitArrivedFromAmbush")
+def _arrived(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    """AMB-09 / AMB-18: the arrival, with the roll that brought it and its Scoring."""
+    g = ev.game
+    unit, members = fact["unit"], list(fact.get("members") or [])
+    g.arrivals[unit] = ev.event_no
+    x, y = fact["point"]
+    out.add(AMBUSH, g.game_id, ev.event_no, ev.step, fact["player"], unit, fact["game_turn"],
+            g.ambush_rolls.get(unit), x, y, 1 + len(members), dumps(members), "kept", 0)
+
+
+@handles("ScoringLost")
+def _scoring_lost(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    """AMB-27: arriving in Game Turn 6 loses Scoring."""
+    g = ev.game
+    arrival = g.arrivals.get(fact["unit"])
+    if arrival is not None:
+        out.update(f"update {AMBUSH.name} set scoring = 'lost' where game_id = ? and event_no = ?",
+                   g.game_id, arrival)
+
+
+# -- Mage Knight ---------------------------------------------------------------------------
+@handles("ActionAssigned")
+def _action(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g = ev.game
+    out.add(MK_ACTIONS, g.game_id, ev.event_no, ev.step, g.round, g.by, fact["figure"],
+            fact["action"], 0)
+
+
+@handles("AttackResolved")
+def _attack(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g = ev.game
+    out.add(MK_ATTACKS, g.game_id, ev.event_no, ev.step, g.round, g.by, fact["attacker"],
+            g.owners.get(fact["attacker"]), fact["target"], g.owners.get(fact["target"]),
+            fact["kind"], fact["roll"], int(fact["hit"]), fact["damage"], 0)
+
+
+@handles("RiderDismounted")
+def _dismounted(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g = ev.game
+    out.add(MK_DISMOUNTS, g.game_id, ev.event_no, ev.step, g.round, g.by, fact["rider"],
+            fact["mount"], g.owners.get(fact["rider"]), fact["cause"], 0)
+
+
+# -- Warhammer 40,000 ----------------------------------------------------------------------
+@handles("StratagemUsed")
+def _stratagem(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g = ev.game
+    out.add(STRATAGEMS, g.game_id, ev.event_no, ev.step, fact["round"], fact["turn"],
+            fact["phase"], fact["player"], fact["stratagem"], fact["name"], fact["cost"],
+            fact["base_cost"], dumps(list(fact["targets"])), fact.get("trigger"), 0)
+
+
+@handles("CommandPointsGained")
+def _cp_gained(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g = ev.game
+    out.add(CP, g.game_id, ev.event_no, ev.step, g.round, g.phase, fact["player"], "gained",
+            fact["amount"], fact.get("lost", 0), fact["source"], fact["balance"], 0)
+
+
+@handles("CommandPointsSpent")
+def _cp_spent(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    g = ev.game
+    out.add(CP, g.game_id, ev.event_no, ev.step, g.round, g.phase, fact["player"], "spent",
+            fact["amount"], 0, fact["source"], fact["balance"], 0)
+
+
+# -- the fold --------------------------------------------------------------------------------
+ContextLoader = Callable[[str], "GameContext | None"]
+
+
+class Fold:
+    """Folds stored events into analytic rows, keeping game contexts in a bounded LRU
+    (a context that falls out is read back from its `games` row when needed)."""
+
+    def __init__(self, load: ContextLoader, capacity: int = 4096) -> None:
+        self.load = load
+        self.capacity = capacity
+        self.contexts: OrderedDict[str, GameContext] = OrderedDict()
+
+    def context(self, game_id: str) -> GameContext:
+        found = self.contexts.get(game_id)
+        if found is not None:
+            self.contexts.move_to_end(game_id)
+            return found
+        context = self.load(game_id) or GameContext(game_id)
+        self.contexts[game_id] = context
+        if len(self.contexts) > self.capacity:
+            self.contexts.popitem(last=False)
+        return context
+
+    def forget(self) -> None:
+        """Drop every cached context (after a batch that was not written)."""
+        self.contexts.clear()
+
+    def fold(self, rows: Iterable[tuple[int, str, int, bytes]]) -> Batch:
+        """Rows are (notification id, game id, event number, stored body)."""
+        out = Batch()
+        handlers = HANDLERS
+        touched = out.touched
+        for notification_id, game_id, version, state in rows:
+            game = touched.get(game_id) or self.context(game_id)
+            touched[game_id] = game
+            body = orjson.loads(state)
+            fact = upcast(body["fact"])
+            kind = fact.get("type")
+            if version != game.version + 1:
+                raise UnknownFactError(
+                    f"event {version} of game {game_id} follows event {game.version}: "
+                    "the analytic tables are not of this log (drop them and run "
+                    "`warledger views --rebuild`)"
+                )
+            handler = handlers.get(kind)  # type: ignore[arg-type]
+            if handler is None and kind not in NO_ROWS:
+                raise UnknownFactError(
+                    f"the analytic projections do not know fact type {kind!r} (event "
+                    f"{version} of game {game_id}, notification {notification_id}); nothing "
+                    "of this batch was written: teach replay/analytics.py the new fact"
+                )
+            game.version = version
+            if version == 1:
+                game.started = str(body.get("timestamp", ""))
+            if handler is not None:
+                handler(Ev(game, version, int(body.get("step", 0))), fact, out)
+            out.position = notification_id
+            out.events += 1
+        return out
