@@ -1,0 +1,150 @@
+"""The analytic projections (issue 13): rows per counted fact, rebuild == catch-up,
+undo flags, and a hard stop on a fact they do not know."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import orjson
+import pytest
+
+from domain.ruleset import Setup
+from events.registry import FACT_TYPES
+from replay.analytics import TABLES, UnknownFactError, known_fact_types
+from replay.service import GameService
+from replay.views import Views
+from tests.dice_game import DICE  # noqa: F401  (registers the test-dice rule set)
+from warledger.script import load_script, run_script
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+DICE_SETUP = Setup(ruleset="test-dice", board={"width": 10, "height": 10},
+                   players=("red", "blue"), seed=7)
+
+
+def dump(conn: Any) -> dict[str, list[tuple[Any, ...]]]:
+    """Every analytic table and the state views, rows sorted (tracking left out)."""
+    tables = [t.name for t in TABLES] + ["state_views"]
+    return {name: sorted(conn.execute(f"select * from {name}").fetchall(), key=repr)
+            for name in tables}
+
+
+def accepted(service: GameService, game_id: UUID, command: dict[str, Any]) -> None:
+    outcome = service.handle(game_id, command)
+    assert outcome.accepted, outcome
+
+
+def play_examples(service: GameService, names: list[str]) -> list[UUID]:
+    ids = []
+    for name in names:
+        result = run_script(service, load_script(EXAMPLES / name))
+        ids.append(UUID(result["game_id"]))
+    return ids
+
+
+def dice_game_with_undo(service: GameService) -> UUID:
+    game_id = service.start(DICE_SETUP)
+    accepted(service, game_id, {"do": "roll", "by": "red"})
+    accepted(service, game_id, {"do": "roll", "by": "red"})
+    accepted(service, game_id, {"do": "request_undo", "by": "red", "steps": 1})
+    accepted(service, game_id, {"do": "consent", "by": "blue", "accept": True})
+    accepted(service, game_id, {"do": "ruling", "by": "judge", "clause": "CORE-DICE", "text": "ok"})
+    return game_id
+
+
+def test_every_fact_type_is_known_to_the_analytic_projections() -> None:
+    assert set(FACT_TYPES) <= known_fact_types()
+
+
+def test_examples_give_a_row_per_counted_fact(tmp_path: Path) -> None:
+    service = GameService(str(tmp_path / "g.db"))
+    play_examples(service, ["w40k-battle-round.yaml", "t9a-ambush-legal.yaml",
+                            "infinity-cautious-aro.yaml", "infinity-cautious-no-aro.yaml",
+                            "mageknight-benefits.yaml"])
+    views = Views(service, str(tmp_path / "g.db.views"))
+    views.run()
+    c = views.conn
+
+    strats = c.execute("select stratagem, cost, phase, round, player from w40k_stratagems "
+                       "order by event_no").fetchall()
+    assert strats[0] == ("rapid-ingress", 1, "movement", 1, "blue")  # STR-02
+    assert len(strats) == 5
+    lost = c.execute("select player, amount, lost from w40k_cp where lost > 0").fetchall()
+    assert lost == [("blue", 1, 1)]  # CORE-CP-CAP: 2 asked, 1 gained, 1 lost
+    arrival = c.execute("select unit, game_turn, roll, point_x, point_y, scoring "
+                        "from t9a_ambush").fetchall()
+    assert arrival == [("red-scouts", 2, 4, 36.0, 0.0, "kept")]  # AMB-09, AMB-18
+    aro = c.execute("select skill, generated, rule, eligible, declared from n4_aro "
+                    "order by rule").fetchall()
+    assert aro == [("cautious_move", 0, "CAU-10", "[]", "{}"),
+                   ("cautious_move", 1, "CAU-13", '["zero"]', '{"zero":"dodge"}')]
+    assert c.execute("select count(*) from mk_dismounts").fetchone()[0] > 0
+    games = c.execute("select ruleset, first_player, events from games order by ruleset")
+    assert [g[0] for g in games] == ["infinity-n4", "infinity-n4", "mageknight-2", "t9a",
+                                     "w40k-10"]
+
+
+def test_undone_steps_are_flagged_and_contested_clauses_counted(tmp_path: Path) -> None:
+    service = GameService(str(tmp_path / "g.db"))
+    game_id = dice_game_with_undo(service)
+    views = Views(service, str(tmp_path / "g.db.views"))
+    views.run()
+    c = views.conn
+
+    dice = c.execute("select step, undone from dice order by step").fetchall()
+    assert dice == [(1, 0), (2, 1)]  # CORE-UNDO: the second roll no longer counts
+    contests = c.execute("select kind, rule, step from contests order by kind").fetchall()
+    assert contests == [("ruling", "CORE-DICE", 5), ("undo", "TEST", 2)]
+    row = c.execute("select steps, undos, rulings from games where game_id = ?",
+                    (str(game_id),)).fetchone()
+    assert row == (4, 1, 1)  # 5 steps accepted, one of them undone
+
+
+@pytest.mark.parametrize("batch", [1, 3, 1000])
+def test_a_fresh_rebuild_equals_an_incremental_catch_up(tmp_path: Path, batch: int) -> None:
+    service = GameService(str(tmp_path / "g.db"))
+    incremental = Views(service, str(tmp_path / "inc.views"), batch=batch)
+    play_examples(service, ["w40k-battle-round.yaml", "t9a-ambush-legal.yaml"])
+    incremental.run()
+    game_id = dice_game_with_undo(service)
+    incremental.run()
+    accepted(service, game_id, {"do": "request_redo", "by": "red"})
+    incremental.run()
+    accepted(service, game_id, {"do": "consent", "by": "blue", "accept": True})
+    play_examples(service, ["infinity-cautious-aro.yaml", "mageknight-benefits.yaml"])
+    incremental.run()
+
+    fresh = Views(service, str(tmp_path / "fresh.views"), batch=7)
+    fresh.run()
+
+    assert dump(fresh.conn) == dump(incremental.conn)
+    assert dump(fresh.conn)["dice"]
+    fresh.drop()
+    fresh.run()
+    assert dump(fresh.conn) == dump(incremental.conn)
+
+
+def test_an_unknown_fact_stops_the_projection_and_writes_nothing_of_its_batch(
+    tmp_path: Path,
+) -> None:
+    service = GameService(str(tmp_path / "g.db"))
+    game_id = service.start(DICE_SETUP)
+    accepted(service, game_id, {"do": "roll", "by": "red"})
+    views = Views(service, str(tmp_path / "g.db.views"))
+    views.run()
+    accepted(service, game_id, {"do": "roll", "by": "red"})
+    version = service.load(game_id).version
+    raw = sqlite3.connect(str(tmp_path / "g.db"))
+    body = {"timestamp": "2026-01-01T00:00:00+00:00", "step": 9, "prev_hash": "0", "hash": "0",
+            "fact": {"type": "MysteryHappened", "class_version": 1}}
+    raw.execute("insert into stored_events values (?, ?, ?, ?)",
+                (game_id.hex, version + 1, "warledger:GameEvent", orjson.dumps(body)))
+    raw.commit()
+    before = dump(views.conn), views.position()
+
+    with pytest.raises(UnknownFactError, match="MysteryHappened"):
+        views.run()
+
+    assert (dump(views.conn), views.position()) == before  # the roll before it too
