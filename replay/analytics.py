@@ -47,7 +47,8 @@ class Table:
 
     def create_sql(self) -> str:
         cols = ", ".join(f"{name} {kind}" for name, kind in self.columns)
-        return f"create table if not exists {self.name} ({cols}, primary key ({', '.join(self.key)}))"
+        key = ", ".join(self.key)
+        return f"create table if not exists {self.name} ({cols}, primary key ({key}))"
 
     def index_sql(self) -> str | None:
         if not self.per_step:
@@ -63,51 +64,51 @@ class Table:
         return [name for name, _ in self.columns]
 
 
-T, I, R = "text", "integer", "double precision"
-WHERE = (("game_id", T), ("event_no", I), ("step", I))
+T, N, R = "text", "integer", "double precision"
+WHERE = (("game_id", T), ("event_no", N), ("step", N))
 
 
 def per_step(name: str, *columns: tuple[str, str], key: tuple[str, ...] = ()) -> Table:
-    return Table(name, (*WHERE, *columns, (UNDONE, I)), ("game_id", "event_no", *key))
+    return Table(name, (*WHERE, *columns, (UNDONE, N)), ("game_id", "event_no", *key))
 
 
 GAMES = Table("games", (
     ("game_id", T), ("ruleset", T), ("variant", T), ("started", T), ("players", T),
     ("meta_event", T), ("meta_round", T), ("meta_table", T), ("mission", T),
-    ("deployed_first", T), ("first_player", T), ("rounds", I), ("finished", I),
-    ("end_reason", T), ("result", T), ("winner", T), ("draw", I), ("points", T),
-    ("steps", I), ("undos", I), ("redos", I), ("rulings", I), ("events", I), ("ctx", T),
+    ("deployed_first", T), ("first_player", T), ("rounds", N), ("finished", N),
+    ("end_reason", T), ("result", T), ("winner", T), ("draw", N), ("points", T),
+    ("steps", N), ("undos", N), ("redos", N), ("rulings", N), ("events", N), ("ctx", T),
 ), ("game_id",), per_step=False)
 PLAYERS = Table("players", (
-    ("game_id", T), ("player", T), ("name", T), ("faction", T), ("seat", I),
-    ("went_first", I), ("outcome", T), ("points", I),
+    ("game_id", T), ("player", T), ("name", T), ("faction", T), ("seat", N),
+    ("went_first", N), ("outcome", T), ("points", N),
 ), ("game_id", "player"), per_step=False)
-STEPS = per_step("steps", ("round", I), ("phase", T), ("active_player", T), ("player", T),
+STEPS = per_step("steps", ("round", N), ("phase", T), ("active_player", T), ("player", T),
                  ("command", T), ("args", T))
-DICE = per_step("dice", ("die", I), ("round", I), ("phase", T), ("player", T), ("purpose", T),
-                ("sides", I), ("value", I), ("source", T), ("subject", T), key=("die",))
-CITATIONS = per_step("citations", ("round", I), ("player", T), ("rule", T), ("message", T))
+DICE = per_step("dice", ("die", N), ("round", N), ("phase", T), ("player", T), ("purpose", T),
+                ("sides", N), ("value", N), ("source", T), ("subject", T), key=("die",))
+CITATIONS = per_step("citations", ("round", N), ("player", T), ("rule", T), ("message", T))
 CONTESTS = Table("contests", (
-    ("game_id", T), ("event_no", I), ("step", I), ("rule", T), ("kind", T),
+    ("game_id", T), ("event_no", N), ("step", N), ("rule", T), ("kind", T),
 ), ("game_id", "event_no", "step", "rule"), per_step=False)
-AMBUSH = per_step("t9a_ambush", ("player", T), ("unit", T), ("game_turn", I), ("roll", I),
-                  ("point_x", R), ("point_y", R), ("models", I), ("members", T),
+AMBUSH = per_step("t9a_ambush", ("player", T), ("unit", T), ("game_turn", N), ("roll", N),
+                  ("point_x", R), ("point_y", R), ("models", N), ("members", T),
                   ("scoring", T))
-AMBUSH_ROLLS = per_step("t9a_ambush_rolls", ("player", T), ("unit", T), ("game_turn", I),
-                        ("roll", I), ("arrives", I))
-ARO = per_step("n4_aro", ("round", I), ("player", T), ("trooper", T), ("skill", T),
-               ("generated", I), ("rule", T), ("reason", T), ("eligible", T), ("declared", T))
-MK_ACTIONS = per_step("mk_actions", ("round", I), ("player", T), ("figure", T), ("action", T))
-MK_ATTACKS = per_step("mk_attacks", ("round", I), ("player", T), ("attacker", T),
+AMBUSH_ROLLS = per_step("t9a_ambush_rolls", ("player", T), ("unit", T), ("game_turn", N),
+                        ("roll", N), ("arrives", N))
+ARO = per_step("n4_aro", ("round", N), ("player", T), ("trooper", T), ("skill", T),
+               ("generated", N), ("rule", T), ("reason", T), ("eligible", T), ("declared", T))
+MK_ACTIONS = per_step("mk_actions", ("round", N), ("player", T), ("figure", T), ("action", T))
+MK_ATTACKS = per_step("mk_attacks", ("round", N), ("player", T), ("attacker", T),
                       ("attacker_owner", T), ("target", T), ("target_owner", T), ("kind", T),
-                      ("roll", I), ("hit", I), ("damage", I))
-MK_DISMOUNTS = per_step("mk_dismounts", ("round", I), ("player", T), ("rider", T), ("mount", T),
+                      ("roll", N), ("hit", N), ("damage", N))
+MK_DISMOUNTS = per_step("mk_dismounts", ("round", N), ("player", T), ("rider", T), ("mount", T),
                         ("owner", T), ("cause", T))
-STRATAGEMS = per_step("w40k_stratagems", ("round", I), ("turn", T), ("phase", T), ("player", T),
-                      ("stratagem", T), ("name", T), ("cost", I), ("base_cost", I),
+STRATAGEMS = per_step("w40k_stratagems", ("round", N), ("turn", T), ("phase", T), ("player", T),
+                      ("stratagem", T), ("name", T), ("cost", N), ("base_cost", N),
                       ("targets", T), ("trigger", T))
-CP = per_step("w40k_cp", ("round", I), ("phase", T), ("player", T), ("kind", T), ("amount", I),
-              ("lost", I), ("source", T), ("balance", I))
+CP = per_step("w40k_cp", ("round", N), ("phase", T), ("player", T), ("kind", T), ("amount", N),
+              ("lost", N), ("source", T), ("balance", N))
 
 TABLES: tuple[Table, ...] = (GAMES, PLAYERS, STEPS, DICE, CITATIONS, CONTESTS, AMBUSH,
                              AMBUSH_ROLLS, ARO, MK_ACTIONS, MK_ATTACKS, MK_DISMOUNTS,
@@ -360,8 +361,8 @@ def _flip(out: Batch, g: GameContext, steps: list[int], undone: int) -> None:
     marks = ", ".join("?" for _ in steps)
     for table in TABLES:
         if table.per_step:
-            out.update(f"update {table.name} set {UNDONE} = ? where game_id = ? and step in ({marks})",
-                       undone, g.game_id, *steps)
+            out.update(f"update {table.name} set {UNDONE} = ? "
+                       f"where game_id = ? and step in ({marks})", undone, g.game_id, *steps)
 
 
 def _contest(out: Batch, ev: Ev, steps: list[int], kind: str) -> None:

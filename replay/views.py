@@ -24,10 +24,11 @@ from __future__ import annotations
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 from uuid import UUID
 
 from domain.game import Game
+from events.envelope import GameEvent
 from projections.state_view import canonical_json, state_view
 from replay.analytics import (
     GAMES,
@@ -113,7 +114,7 @@ class StateViews:
             self.games.pop(game_id, None)
             self.deferred.add(game_id)
             return
-        game.apply_event(self.service.mapper.to_domain_event(notification))
+        game.apply_event(cast(GameEvent, self.service.mapper.to_domain_event(notification)))
         self.games.move_to_end(game_id)
 
     def rows(self) -> Iterator[tuple[str, int, str]]:
@@ -140,6 +141,7 @@ class Views:
     def __init__(self, service: GameService, path: str, batch: int = BATCH) -> None:
         self.service = service
         self.batch = batch
+        self.where = path
         self.conn = sqlite3.connect(path, isolation_level=None)
         self.conn.execute("pragma journal_mode = wal")
         self.conn.execute("pragma synchronous = normal")
@@ -243,6 +245,24 @@ class Views:
 
     def close(self) -> None:
         self.conn.close()
+
+
+class ViewsLike(Protocol):
+    where: str
+
+    def run(self) -> int: ...
+    def position(self) -> int: ...
+    def drop(self) -> None: ...
+    def close(self) -> None: ...
+
+
+def open_views(service: GameService, db: str, path: str) -> ViewsLike:
+    """The views of a store: tables in its PostgreSQL database, or an SQLite file at `path`."""
+    if db.startswith(("postgresql://", "postgres://")):
+        from replay.pg_views import PgViews
+
+        return PgViews(db, service)
+    return Views(service, path)
 
 
 #: The name this projection had before the analytic tables joined it.

@@ -179,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_viewer(sub)
 
-    views = sub.add_parser("views", help="bring the state-view projection up to date")
+    views = sub.add_parser("views", help="bring the state view and analytic tables up to date")
     views.add_argument("db")
     views.add_argument("--rebuild", action="store_true", help="drop the views and rebuild")
     views.set_defaults(handler=cmd_views)
@@ -558,16 +558,18 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_views(args: argparse.Namespace) -> int:
-    from replay.views import StateViewProjection
+    from replay.analytics import UnknownFactError
+    from replay.views import open_views
 
-    service = open_service(args.db)
-    path = views_path(args.db)
-    if args.rebuild and Path(path).exists():
-        Path(path).unlink()
-    projection = StateViewProjection(service, path)
-    count = projection.run()
-    print(f"projected {count} new events into {path} (position {projection.position()})")
-    projection.close()
+    views = open_views(open_service(args.db), args.db, views_path(args.db))
+    try:
+        if args.rebuild:
+            views.drop()
+        count = views.run()
+    except UnknownFactError as error:
+        raise CliError(str(error)) from None
+    print(f"projected {count} new events into {views.where} (position {views.position()})")
+    views.close()
     return 0
 
 

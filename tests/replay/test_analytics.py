@@ -3,6 +3,7 @@ undo flags, and a hard stop on a fact they do not know."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -148,3 +149,48 @@ def test_an_unknown_fact_stops_the_projection_and_writes_nothing_of_its_batch(
         views.run()
 
     assert (dump(views.conn), views.position()) == before  # the roll before it too
+
+
+POSTGRES_URL = os.environ.get("WARLEDGER_TEST_POSTGRES")
+
+
+def pg_dump(views: Any) -> dict[str, list[tuple[Any, ...]]]:
+    tables = [t.name for t in TABLES] + ["state_views"]
+    with views.recorder.datastore.transaction(commit=False) as curs:
+        out = {}
+        for name in tables:
+            curs.execute(f"select * from {name}")
+            out[name] = sorted((tuple(r.values()) for r in curs.fetchall()), key=repr)
+    return out
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(POSTGRES_URL is None, reason="needs WARLEDGER_TEST_POSTGRES")
+def test_on_postgresql_a_fresh_rebuild_equals_an_incremental_catch_up() -> None:
+    from replay.pg_views import PgViews
+
+    assert POSTGRES_URL is not None
+    service = GameService(POSTGRES_URL)
+    views = PgViews(POSTGRES_URL, service)
+    views.drop()
+    play_examples(service, ["w40k-battle-round.yaml"])
+    views.run()
+    game_id = dice_game_with_undo(service)
+    views.run()
+    accepted(service, game_id, {"do": "request_redo", "by": "red"})
+    accepted(service, game_id, {"do": "consent", "by": "blue", "accept": True})
+    ids = play_examples(service, ["t9a-ambush-legal.yaml", "infinity-cautious-aro.yaml"])
+    assert views.run() > 0
+    incremental = pg_dump(views)
+
+    views.drop()
+    views.run()
+
+    assert pg_dump(views) == incremental
+    assert views.position() == views.recorder.head()
+    with views.recorder.datastore.transaction(commit=False) as curs:
+        curs.execute("select count(*) as n from t9a_ambush where game_id = %s", (str(ids[0]),))
+        assert curs.fetchone()["n"] == 1  # AMB-09: the arrival, in the same database
+    view = views.view(ids[1])
+    assert view is not None and view[0] == service.load(ids[1]).version
+    views.close()
