@@ -76,7 +76,8 @@ GAMES = Table("games", (
     ("game_id", T), ("ruleset", T), ("variant", T), ("started", T), ("players", T),
     ("meta_event", T), ("meta_round", T), ("meta_table", T), ("mission", T),
     ("deployed_first", T), ("first_player", T), ("rounds", N), ("finished", N),
-    ("end_reason", T), ("result", T), ("winner", T), ("draw", N), ("points", T),
+    ("end_reason", T), ("result", T), ("result_event", N), ("winner", T), ("draw", N),
+    ("points", T),
     ("steps", N), ("undos", N), ("redos", N), ("rulings", N), ("events", N), ("ctx", T),
 ), ("game_id",), per_step=False)
 PLAYERS = Table("players", (
@@ -153,6 +154,7 @@ class GameContext:
     finished: bool = False
     end_reason: str | None = None
     result: str | None = None
+    result_event: int | None = None
     winner: str | None = None
     draw: bool = False
     points: dict[str, int] = field(default_factory=dict)
@@ -179,7 +181,8 @@ class GameContext:
             self.game_id, self.ruleset, self.variant, self.started, dumps(self.players),
             meta.get("event"), meta.get("round"), meta.get("table"), meta.get("mission"),
             meta.get("deployed_first"), self.first_player, self.rounds, int(self.finished),
-            self.end_reason, self.result, self.winner, int(self.draw), dumps(self.points),
+            self.end_reason, self.result, self.result_event, self.winner, int(self.draw),
+            dumps(self.points),
             self.steps, self.undos, self.redos, self.rulings, self.version, self.to_json(),
         )
 
@@ -313,24 +316,27 @@ def _ended(ev: Ev, fact: JsonDict, out: Batch) -> None:
 
 @handles("ResultProposed")
 def _result_proposed(ev: Ev, fact: JsonDict, out: Batch) -> None:
-    _set_result(ev.game, "proposed", fact)
+    _set_result(ev, "proposed", fact)
 
 
 @handles("ResultConfirmed")
 def _result_confirmed(ev: Ev, fact: JsonDict, out: Batch) -> None:
     """A result takes effect only when it is confirmed (issue 13 item 1)."""
-    _set_result(ev.game, "confirmed", fact)
+    _set_result(ev, "confirmed", fact)
 
 
 @handles("ResultRefused")
 def _result_refused(ev: Ev, fact: JsonDict, out: Batch) -> None:
     g = ev.game
     g.result, g.winner, g.draw, g.points = "refused", None, False, {}
+    g.result_event = ev.event_no
     out.add(CONTESTS, g.game_id, ev.event_no, ev.step, "", "result_refused")
 
 
-def _set_result(g: GameContext, status: str, fact: JsonDict) -> None:
+def _set_result(ev: Ev, status: str, fact: JsonDict) -> None:
+    g = ev.game
     g.result, g.winner, g.draw = status, fact.get("winner"), bool(fact.get("draw"))
+    g.result_event = ev.event_no
     g.points = {str(k): int(v) for k, v in (fact.get("points") or {}).items()}
 
 

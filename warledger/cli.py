@@ -43,6 +43,7 @@ from replay.service import (
 from replay.storage import DEFAULT_DB, check_reachable, redact
 from replay.verify import verify_game
 from warledger import cmd_simulate
+from warledger.cmd_stats import register as register_stats
 from warledger.cmd_viewer import register as register_viewer
 from warledger.script import BeforeStep, Script, load_script, run_script
 
@@ -184,6 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     views.add_argument("--rebuild", action="store_true", help="drop the views and rebuild")
     views.set_defaults(handler=cmd_views)
 
+    register_stats(sub)
     for extra in EXTRA_COMMANDS:
         extra(sub)
     return parser

@@ -1,0 +1,103 @@
+"""Pictures of `warledger stats` figures (matplotlib, from the `analytics` extra)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replay.stats import Figure, StatsError
+
+
+def plot(fig: Figure, path: str) -> None:
+    """Draw a figure as SVG or PNG (by the file's suffix)."""
+    if not path.endswith((".svg", ".png")):
+        raise StatsError(f"--plot {path}: give a .svg or .png file")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise StatsError("--plot needs matplotlib (pip install 'warledger[analytics]')") from None
+    draw = DRAWERS.get(fig.spec.name)
+    if draw is None:
+        raise StatsError(f"there is no picture of {fig.spec.name}; plot one of "
+                         f"{', '.join(sorted(DRAWERS))}")
+    if not fig.rows:
+        raise StatsError(f"{fig.spec.name} has no rows to draw in these games")
+    figure, axes = plt.subplots(figsize=(9, 5), dpi=110)
+    draw(axes, fig.rows)
+    axes.set_title(fig.spec.title, fontsize=10)
+    axes.grid(axis="y", alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+
+
+def win_rates(axes: Any, rows: list[dict[str, Any]]) -> None:
+    labels = [f"{r['ruleset']}\n{r['grp']}" for r in rows]
+    rates = [r["win_rate"] for r in rows]
+    low = [r["win_rate"] - r["ci_low"] for r in rows]
+    high = [r["ci_high"] - r["win_rate"] for r in rows]
+    colours = ["tab:blue" if r["dimension"] == "faction" else "tab:orange" for r in rows]
+    axes.bar(range(len(rows)), rates, yerr=[low, high], capsize=4, color=colours)
+    for x, r in enumerate(rows):
+        axes.annotate(f"N={r['games']}", (x, 0.02), ha="center", fontsize=7, color="white")
+    axes.axhline(0.5, color="grey", linestyle="--", linewidth=1)
+    axes.set_xticks(range(len(rows)), labels, fontsize=7, rotation=30, ha="right")
+    axes.set_ylim(0, 1)
+    axes.set_ylabel("win rate (95% Wilson interval)")
+
+
+def cp_per_round(axes: Any, rows: list[dict[str, Any]]) -> None:
+    players = sorted({r["player"] for r in rows})
+    for player in players:
+        mine = sorted((r for r in rows if r["player"] == player), key=lambda r: r["round"])
+        rounds = [r["round"] for r in mine]
+        axes.plot(rounds, [r["gained"] / r["games"] for r in mine], marker="o",
+                  label=f"{player} gained")
+        axes.plot(rounds, [r["spent"] / r["games"] for r in mine], marker="s", linestyle="--",
+                  label=f"{player} spent")
+    axes.set_xlabel("battle round")
+    axes.set_ylabel("CP per game")
+    axes.legend(fontsize=8)
+
+
+def arrival_turns(axes: Any, rows: list[dict[str, Any]]) -> None:
+    turns = [r["game_turn"] for r in rows]
+    kept = [r["arrivals"] - r["scoring_lost"] for r in rows]
+    lost = [r["scoring_lost"] for r in rows]
+    axes.bar(turns, kept, label="arrived, Scoring kept")
+    axes.bar(turns, lost, bottom=kept, color="tab:red", label="arrived in Game Turn 6: "
+             "Scoring lost (AMB-27)")
+    axes.set_xlabel("Game Turn of arrival")
+    axes.set_ylabel("arrivals")
+    axes.set_xticks(turns)
+    axes.legend(fontsize=8)
+
+
+def dice_faces(axes: Any, rows: list[dict[str, Any]]) -> None:
+    width = 0.8 / len(rows)
+    for i, r in enumerate(rows):
+        faces = sorted(r["faces"], key=int)
+        share = [r["faces"][f] / r["dice"] for f in faces]
+        xs = [int(f) + (i - len(rows) / 2 + 0.5) * width for f in faces]
+        axes.bar(xs, share, width=width,
+                 label=f"{r['player']} {r['source']} d{r['sides']} (N={r['dice']}, "
+                       f"p={r['p_value']})")
+    sides = max(r["sides"] for r in rows)
+    axes.axhline(1 / sides, color="grey", linestyle="--", linewidth=1, label="fair die")
+    axes.set_xlabel("face")
+    axes.set_ylabel("share of rolls")
+    axes.legend(fontsize=7)
+
+
+def stratagem_uses(axes: Any, rows: list[dict[str, Any]]) -> None:
+    mine = [r for r in rows if r["dimension"] == "stratagem"]
+    axes.barh([r["grp"] for r in mine], [r["uses"] for r in mine], label="uses")
+    axes.barh([r["grp"] for r in mine], [r["cp"] for r in mine], height=0.4, label="CP paid")
+    axes.set_xlabel("count")
+    axes.legend(fontsize=8)
+
+
+DRAWERS = {"results": win_rates, "cp": cp_per_round, "ambush": arrival_turns,
+           "dice": dice_faces, "stratagems": stratagem_uses}
