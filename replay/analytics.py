@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 
-from events.base import upcast
+from events.base import FACT_TYPES, upcast
 
 JsonDict = dict[str, Any]
 
@@ -122,6 +122,14 @@ def schema_statements() -> list[str]:
     statements = [t.create_sql() for t in TABLES]
     statements += [s for t in TABLES if (s := t.index_sql()) is not None]
     return statements
+
+
+#: Each fact type's current class version (the fold upcasts only older facts).
+CURRENT: dict[str | None, int] = {}
+
+
+def current_versions() -> None:
+    CURRENT.update({name: cls.class_version for name, cls in FACT_TYPES.items()})
 
 
 class UnknownFactError(Exception):
@@ -572,6 +580,8 @@ class Fold:
 
     def fold(self, rows: Iterable[tuple[int, str, int, bytes]]) -> Batch:
         """Rows are (notification id, game id, event number, stored body)."""
+        if len(CURRENT) != len(FACT_TYPES):
+            current_versions()
         out = Batch()
         handlers = HANDLERS
         touched = out.touched
@@ -579,7 +589,11 @@ class Fold:
             game = touched.get(game_id) or self.context(game_id)
             touched[game_id] = game
             body = orjson.loads(state)
-            fact = upcast(body["fact"])
+            fact = body["fact"]
+            if fact.get("class_version", 1) == CURRENT.get(fact.get("type")):
+                fact.pop("class_version", None)  # the usual case: stored at today's version
+            else:
+                fact = upcast(fact)
             kind = fact.get("type")
             if version != game.version + 1:
                 raise UnknownFactError(
@@ -587,7 +601,7 @@ class Fold:
                     "the analytic tables are not of this log (drop them and run "
                     "`warledger views --rebuild`)"
                 )
-            handler = handlers.get(kind)  # type: ignore[arg-type]
+            handler = handlers.get(kind)
             if handler is None and kind not in NO_ROWS:
                 raise UnknownFactError(
                     f"the analytic projections do not know fact type {kind!r} (event "

@@ -183,7 +183,7 @@ class PgViews:
                              f"from {EVENTS_TABLE} where notification_id > %s and "
                              "notification_id <= %s group by originator_id "
                              "order by originator_id"), (since, head))
-            latest = [(UUID(str(r["originator_id"])), int(r["version"])) for r in curs.fetchall()]
+            latest = [(str(r["originator_id"]), int(r["version"])) for r in curs.fetchall()]
         self.states.reset()
         self.states.touched.update(latest)
         with self.recorder.datastore.transaction(commit=True) as curs:

@@ -27,6 +27,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol, cast
 from uuid import UUID
 
+from eventsourcing.persistence import StoredEvent
+
 from domain.game import Game
 from events.envelope import GameEvent
 from projections.state_view import canonical_json, state_view
@@ -39,6 +41,7 @@ from replay.analytics import (
     GameContext,
     schema_statements,
 )
+from replay.mapper import EVENT_TOPIC
 from replay.service import GameService
 
 #: Notifications read per page (and analytic batch) while catching up.
@@ -97,24 +100,23 @@ class StateViews:
     def __init__(self, service: GameService, capacity: int = STATE_CACHE) -> None:
         self.service = service
         self.capacity = capacity
-        self.games: OrderedDict[UUID, Game] = OrderedDict()
-        self.touched: dict[UUID, int] = {}
-        self.deferred: set[UUID] = set()
+        self.games: OrderedDict[str, Game] = OrderedDict()
+        self.touched: dict[str, int] = {}
+        self.deferred: set[str] = set()
 
-    def note(self, notification: Any) -> None:
-        """Fold one notification into a cached game, or leave its game for the end."""
-        game_id = notification.originator_id
-        game_id = game_id if isinstance(game_id, UUID) else UUID(str(game_id))
-        version = notification.originator_version
+    def note(self, game_id: str, version: int, state: bytes) -> None:
+        """Fold one stored event into a cached game, or leave its game for the end."""
         self.touched[game_id] = version
-        game = self.games.get(game_id)
         if game_id in self.deferred:
             return
+        game = self.games.get(game_id)
         if game is None or game.version != version - 1:
             self.games.pop(game_id, None)
             self.deferred.add(game_id)
             return
-        game.apply_event(cast(GameEvent, self.service.mapper.to_domain_event(notification)))
+        stored = StoredEvent(originator_id=game.id, originator_version=version,
+                             topic=EVENT_TOPIC, state=state)
+        game.apply_event(cast(GameEvent, self.service.mapper.to_domain_event(stored)))
         self.games.move_to_end(game_id)
 
     def rows(self) -> Iterator[tuple[str, int, str]]:
@@ -122,11 +124,11 @@ class StateViews:
         for game_id, version in self.touched.items():
             game = self.games.get(game_id)
             if game is None or game.version != version:
-                game = self.service.game_at(game_id, version=version)
+                game = self.service.game_at(UUID(game_id), version=version)
                 self.games[game_id] = game
                 if len(self.games) > self.capacity:
                     self.games.popitem(last=False)
-            yield str(game_id), version, canonical_json(state_view(game.state)).decode()
+            yield game_id, version, canonical_json(state_view(game.state)).decode()
 
     def reset(self, forget: bool = False) -> None:
         self.touched.clear()
@@ -149,6 +151,18 @@ class Views:
             self.conn.execute(statement)
         self.fold = Fold(self._context)
         self.states = StateViews(service)
+        self.ids: dict[str, str] = {}
+        self.events = self._events_file(service)
+
+    @staticmethod
+    def _events_file(service: GameService) -> sqlite3.Connection | None:
+        """A read-only connection to the SQLite event store, if the service uses one."""
+        if not service.env.get("PERSISTENCE_MODULE", "").endswith("sqlite"):
+            return None
+        name = service.env.get("SQLITE_DBNAME", "")
+        if not name or name == ":memory:" or "mode=memory" in name:
+            return None
+        return sqlite3.connect(f"file:{name}?mode=ro", uri=True)
 
     def _context(self, game_id: str) -> GameContext | None:
         row = self.conn.execute("select ctx from games where game_id = ?", (game_id,)).fetchone()
@@ -180,17 +194,16 @@ class Views:
         self.states.reset()
         try:
             while True:
-                page = self.service.recorder.select_notifications(
-                    start, self.batch, inclusive_of_start=False)
+                page = self._page(start)
                 if not page:
                     break
-                fresh = [n for n in page if n.id > analytics_at]
+                fresh = [row for row in page if row[0] > analytics_at]
                 if fresh:
                     self._write_analytics(fresh)
-                for notification in page:
-                    if notification.id > views_at:
-                        self.states.note(notification)
-                start = page[-1].id
+                for row in page:
+                    if row[0] > views_at:
+                        self.states.note(row[1], row[2], row[3])
+                start = page[-1][0]
                 processed += len(page)
             if start > views_at:
                 self._write_state_views(start)
@@ -199,10 +212,28 @@ class Views:
             raise
         return processed
 
-    def _write_analytics(self, page: Sequence[Any]) -> None:
+    def _page(self, start: int) -> list[tuple[int, str, int, bytes]]:
+        """(notification id, game id, event number, stored body) of the next events.
+
+        On SQLite the rows are read straight from the library's table (its
+        notification id is the rowid), skipping a `Notification` and a UUID per
+        row; elsewhere through the recorder."""
+        if self.events is not None:
+            rows = self.events.execute(
+                "select rowid, originator_id, originator_version, state from stored_events "
+                "where rowid > ? order by rowid limit ?", (start, self.batch)).fetchall()
+            ids = self.ids
+            if len(ids) > 100_000:
+                ids.clear()
+            return [(n, ids.get(g) or ids.setdefault(g, str(UUID(g))), v, b)
+                    for n, g, v, b in rows]
+        page = self.service.recorder.select_notifications(
+            start, self.batch, inclusive_of_start=False)
+        return [(n.id, str(n.originator_id), n.originator_version, n.state) for n in page]
+
+    def _write_analytics(self, page: list[tuple[int, str, int, bytes]]) -> None:
         try:
-            batch = self.fold.fold(
-                (n.id, str(n.originator_id), n.originator_version, n.state) for n in page)
+            batch = self.fold.fold(page)
             self.conn.execute("begin")
             try:
                 write_batch(self.conn, batch)
@@ -245,6 +276,8 @@ class Views:
 
     def close(self) -> None:
         self.conn.close()
+        if self.events is not None:
+            self.events.close()
 
 
 class ViewsLike(Protocol):
