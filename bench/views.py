@@ -109,8 +109,8 @@ def build_store(template_db: Path, db: Path, games: int, layout: str,
     source = sqlite3.connect(template_db)
     ids = [r[0] for r in source.execute(
         "select originator_id from stored_events where originator_version = 1 order by rowid")]
-    logs = {i: source.execute("select originator_version, topic, state from stored_events "
-                              "where originator_id = ? order by originator_version", (i,)).fetchall()
+    logs = {i: source.execute("select originator_version, topic, state from stored_events where "
+                              "originator_id = ? order by originator_version", (i,)).fetchall()
             for i in ids}
     snaps = {i: source.execute("select originator_version, topic, state from stored_snapshots "
                                "where originator_id = ?", (i,)).fetchall() for i in ids}
@@ -150,9 +150,11 @@ def peak_rss_mb() -> float:
 
 def child(mode: str, db: str, budget: float) -> dict[str, Any]:
     """One measurement in this (fresh) process."""
+    from domain.ruleset import load_rulesets
     from replay.service import GameService
     from replay.views import Views
 
+    load_rulesets()  # imports are not what is measured
     service = GameService(db)
     views_file = f"{db}.{mode}.views"
     Path(views_file).unlink(missing_ok=True)

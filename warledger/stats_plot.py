@@ -58,7 +58,9 @@ def cp_per_round(axes: Any, rows: list[dict[str, Any]]) -> None:
         axes.plot(rounds, [r["spent"] / r["games"] for r in mine], marker="s", linestyle="--",
                   label=f"{player} spent")
     axes.set_xlabel("battle round")
-    axes.set_ylabel("CP per game")
+    axes.set_xticks(sorted({r["round"] for r in rows}))
+    axes.set_ylim(bottom=0)
+    axes.set_ylabel("CP per game that reached the round")
     axes.legend(fontsize=8)
 
 
@@ -72,6 +74,7 @@ def arrival_turns(axes: Any, rows: list[dict[str, Any]]) -> None:
     axes.set_xlabel("Game Turn of arrival")
     axes.set_ylabel("arrivals")
     axes.set_xticks(turns)
+    axes.set_ylim(0, max(r["arrivals"] for r in rows) * 1.15)
     axes.legend(fontsize=8)
 
 

@@ -3,6 +3,7 @@ undo flags, and a hard stop on a fact they do not know."""
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from pathlib import Path
@@ -194,3 +195,20 @@ def test_on_postgresql_a_fresh_rebuild_equals_an_incremental_catch_up() -> None:
     view = views.view(ids[1])
     assert view is not None and view[0] == service.load(ids[1]).version
     views.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(POSTGRES_URL is None, reason="needs WARLEDGER_TEST_POSTGRES")
+def test_views_and_stats_commands_work_on_postgresql(capsys: pytest.CaptureFixture[str]) -> None:
+    from warledger.cli import main
+
+    assert POSTGRES_URL is not None
+    service = GameService(POSTGRES_URL)
+    play_examples(service, ["w40k-battle-round.yaml"])
+    service.close()
+
+    assert main(["views", POSTGRES_URL]) == 0
+    assert "PostgreSQL" in capsys.readouterr().out
+    assert main(["stats", POSTGRES_URL, "stratagems", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["stratagems"]["rows"]
+    assert any(r["grp"] == "Rapid Ingress" for r in rows)  # STR-02, from the tables in PG
