@@ -229,6 +229,7 @@ def catch_up(db: Path) -> dict[str, float]:
     from replay.views import Views
 
     service = GameService(str(db))
+    Path(f"{db}.warm.views").unlink(missing_ok=True)
     views = Views(service, f"{db}.warm.views")
     views.run()
     ids = [UUID(r[0]) for r in sqlite3.connect(db).execute(
@@ -337,6 +338,8 @@ def main() -> None:
     parser.add_argument("--folder", help="keep the stores here (default: a temp folder)")
     parser.add_argument("--postgres", help="also measure on this PostgreSQL database (emptied!)")
     parser.add_argument("--pg-games", type=int, default=100)
+    parser.add_argument("--small-games", type=int, default=200,
+                        help="games of the catch-up, stats and half-length runs")
     parser.add_argument("--child", nargs=2, metavar=("MODE", "DB"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -348,23 +351,31 @@ def main() -> None:
     began = time.perf_counter()
     template_db = templates(folder)
     report["templates_s"] = time.perf_counter() - began
+    def note(key: str, value: Any) -> None:
+        report[key] = value
+        print(json.dumps({key: value}), file=sys.stderr, flush=True)
+
     for layout in ("sequential", "interleaved"):
         db = folder / f"{layout}.db"
-        events = build_store(template_db, db, args.games, layout)
-        report[f"{layout}_events"] = events
-        report[f"{layout}_rebuild"] = in_child("rebuild", db)
-        if layout == "interleaved":
-            previous = in_child("previous", db, args.budget)
-            previous["extrapolated_s"] = events / previous["events_per_s"]
-            report["previous_rebuild_interleaved"] = previous
-            library = in_child("library-decode", db, args.budget)
-            library["extrapolated_s"] = events / library["events_per_s"]
-            report["library_decode"] = library
-            report.update(catch_up(db))
+        note(f"{layout}_events", build_store(template_db, db, args.games, layout))
+        note(f"{layout}_rebuild", in_child("rebuild", db))
+    db = folder / "interleaved.db"
+    events = report["interleaved_events"]
+    previous = in_child("previous", db, args.budget)
+    previous["extrapolated_s"] = events / previous["events_per_s"]
+    note("previous_rebuild_interleaved", previous)
+    library = in_child("library-decode", db, args.budget)
+    library["extrapolated_s"] = events / library["events_per_s"]
+    note("library_decode", library)
+    small = folder / "small.db"
+    note("small_events", build_store(template_db, small, args.small_games, "interleaved"))
+    note("small_rebuild", in_child("rebuild", small))
     half = folder / "half.db"
-    report["half_length_events"] = build_store(template_db, half, args.games, "interleaved",
-                                               cut=470)
-    report["half_length_rebuild"] = in_child("rebuild", half)
+    note("half_length_events", build_store(template_db, half, args.small_games, "interleaved",
+                                           cut=470))
+    note("half_length_rebuild", in_child("rebuild", half))
+    for key, value in catch_up(small).items():
+        note(key, value)
     if args.postgres:
         report.update(postgres(args.postgres, template_db, args.pg_games))
     report["load_average_after"] = os.getloadavg()

@@ -45,7 +45,7 @@ from replay.mapper import EVENT_TOPIC
 from replay.service import GameService
 
 #: Notifications read per page (and analytic batch) while catching up.
-BATCH = 5000
+BATCH = 20000
 #: Games whose full state the state view keeps in memory between batches.
 STATE_CACHE = 64
 ANALYTICS = "analytics"
