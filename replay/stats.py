@@ -36,6 +36,14 @@ class Filters:
     player: str | None = None
     since: str | None = None
 
+    def games_in(self, column: str = "t.game_id") -> tuple[str, list[Any]]:
+        """The facts of the chosen games only (nothing when no games filter is set:
+        a join per fact would be most of a figure's time)."""
+        conditions, params = self.games_sql()
+        if not conditions:
+            return "", []
+        return f" and {column} in (select g.game_id from games g where 1 = 1{conditions})", params
+
     def games_sql(self, alias: str = "g") -> tuple[str, list[Any]]:
         """Conditions on the `games` row of each fact."""
         sql, params = [], []
@@ -185,12 +193,12 @@ def dice_fit(rows: list[Row]) -> list[Row]:
     return out
 
 
-GAMES_JOIN = "join games g on g.game_id = t.game_id"
+GAMES_JOIN = ""
 RESULTS_BASE = """
 select p.game_id, g.result_event as event_no, g.ruleset, '{dim}' as dimension, {group} as grp,
        p.outcome, p.points
 from players p join games g on g.game_id = p.game_id
-where g.result = 'confirmed' {{games}} {{player}}"""
+where g.result = 'confirmed' {{g}} {{player}}"""
 
 SPECS: dict[str, Spec] = {s.name: s for s in (
     Spec("results", "Win rate by rule set, faction and first player (95% Wilson interval)",
@@ -260,12 +268,16 @@ from dice t {GAMES_JOIN} where 1 = 1 {{games}} {{player}}""",
 def compile_base(spec: Spec, filters: Filters) -> tuple[str, list[Any]]:
     """The base SQL of a figure with the filters in place, and its parameters
     (in the order their marks appear)."""
-    games, games_params = filters.games_sql()
+    games, games_params = filters.games_in()
+    direct, direct_params = filters.games_sql()
     sql, params = "", []
-    for token in re.split(r"(\{games\}|\{player\})", spec.base):
+    for token in re.split(r"(\{games\}|\{g\}|\{player\})", spec.base):
         if token == "{games}":
             sql += games
             params += games_params
+        elif token == "{g}":
+            sql += direct
+            params += direct_params
         elif token == "{player}":
             if filters.player is not None and spec.player_column is not None:
                 sql += f" and {spec.player_column} = ?"
