@@ -406,7 +406,7 @@ def _restore(g: GameContext, restored: JsonDict) -> None:
 
 @handles("StepsUndone")
 def _undone(ev: Ev, fact: JsonDict, out: Batch) -> None:
-    """CORE-UNDO: the steps count no more (their rows stay, flagged `undone`)."""
+    """CORE-UNDO-CONSENT: the undone steps count no more (their rows stay, flagged `undone`)."""
     g, steps = ev.game, list(fact["steps"])
     g.undos += 1
     g.steps -= len(steps)

@@ -96,7 +96,7 @@ def test_undone_steps_are_flagged_and_contested_clauses_counted(tmp_path: Path) 
     c = views.conn
 
     dice = c.execute("select step, undone from dice order by step").fetchall()
-    assert dice == [(1, 0), (2, 1)]  # CORE-UNDO: the second roll no longer counts
+    assert dice == [(1, 0), (2, 1)]  # CORE-UNDO-CONSENT: the second roll no longer counts
     contests = c.execute("select kind, rule, step from contests order by kind").fetchall()
     assert contests == [("ruling", "CORE-DICE", 5), ("undo", "TEST", 2)]
     row = c.execute("select steps, undos, rulings from games where game_id = ?",
