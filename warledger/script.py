@@ -25,6 +25,7 @@ from domain.datafile import read_as, read_data_file
 from domain.dice import physical_dice_problem
 from domain.errors import ScriptError
 from domain.history import History
+from domain.player_ids import ids_problem
 from domain.ruleset import Setup, find_ruleset, first_error
 from domain.state import GameState
 from events.core import Board, TerrainPiece
@@ -97,6 +98,9 @@ class Script(BaseModel):
             raise ValueError("a player id cannot be empty")
         if JUDGE in value:
             raise ValueError("'judge' is a reserved role, not a player id")
+        problem = ids_problem(value, (JUDGE,))
+        if problem is not None:
+            raise ValueError(problem)
         return value
 
     #: Where relative file names in `options` are read from (the script's folder).
