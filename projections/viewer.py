@@ -104,9 +104,14 @@ class ViewerGame:
 
 
 def viewer_html(events: Sequence[GameEvent], as_player: str | None = None,
-                title: str = "") -> str:
-    """The whole self-contained HTML page of a game's replay."""
+                title: str = "", attempts: Sequence[dict[str, Any]] = (),
+                viewer_name: str = "") -> str:
+    """The whole self-contained HTML page of a game's replay (with `attempts`, the
+    refused commands of the server's attempts log: `with_refusals`)."""
     game = viewer_game(events, as_player, title)
+    if viewer_name and as_player is not None and game.viewer == as_player:
+        game.viewer = viewer_name
+    game.frames = with_refusals(game.frames, attempts)
     template = resources.files("projections").joinpath("viewer.html").read_text("utf-8")
     data = json.dumps(game.as_json(), separators=(",", ":"), ensure_ascii=True)
     # Inside a <script> element nothing may close it: '<' never appears as itself.
@@ -142,6 +147,35 @@ def viewer_game(events: Sequence[GameEvent], as_player: str | None = None,
     out.frames = list(builder.frames(events))
     out.layers = {key: LAYERS[key] for key in LAYERS if key in builder.layers_seen}
     out.groups = {layer: sorted(owners) for layer, owners in builder.groups_seen.items()}
+    return out
+
+
+def with_refusals(frames: list[dict[str, Any]],
+                  attempts: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The frames with a frame for each refused attempt (`{seat, at, step, command, rule,
+    message}`, as `warledger serve` keeps them) after the last frame before its step.
+    A refused command is no fact: its frame changes no unit and draws nothing; it shows
+    the command and its verdict, marked "refusal" on the timeline."""
+    out = list(frames)
+    for attempt in sorted(attempts, key=lambda a: int(a["step"]), reverse=True):
+        place = max((i for i, f in enumerate(out) if f["step"] < attempt["step"]),
+                    default=len(out) - 1)
+        if place < 0:
+            continue
+        before = out[place]
+        command = {k: v for k, v in attempt["command"].items() if k not in ("by", "do")}
+        by, do = attempt["seat"], str(attempt["command"].get("do", "?"))
+        at = place + 1
+        while at < len(out) and out[at].get("attempt"):
+            at += 1  # several refusals before one step keep the order they were made in
+        out.insert(at, {
+            **before, "attempt": True, "events": [], "player": by, "do": do, "args": command,
+            "text": describe_command({"by": by, "do": do, **command}),
+            "outcome": f"refused: {attempt['rule']}: {attempt['message']}",
+            "citations": [], "dice": [], "rulings": [], "talk": False,
+            "cp_before": before["cp_after"], "markers": ["refusal"], "units": {},
+            "layers": {}, "notes": [], "legend": [], "unplaced": [],
+        })
     return out
 
 

@@ -34,15 +34,34 @@ def seen_by(events: Sequence[GameEvent], player: str) -> Iterator[GameEvent]:
     Hashes are blanked (see the module note). Whether a fact is visible is
     judged on the state just after it, so a fact that hides a unit hides itself.
     """
-    game: Game | None = None
+    seer = Seer(player)
     for event in events:
-        if game is None:
-            game = Game.from_first_event(event)
-        else:
-            game.apply_event(event)
-        seen = event.fact.redacted_for(player, hidden_from(game.state, player))
+        seen = seer.see(event)
         if seen is not None:
-            yield replace(event, fact=seen, prev_hash="", hash="", stored_fact=None)
+            yield seen
+
+
+class Seer:
+    """Follows a game event by event, as one player may see it (`seen_by`, one event at
+    a time: a live stream keeps one and feeds it each new event)."""
+
+    def __init__(self, player: str) -> None:
+        self.player = player
+        self.game: Game | None = None
+        #: How many events the player has seen: the `n` of the last one.
+        self.count = 0
+
+    def see(self, event: GameEvent) -> GameEvent | None:
+        """The next event as the player may see it (numbered as in the log), or None."""
+        if self.game is None:
+            self.game = Game.from_first_event(event)
+        else:
+            self.game.apply_event(event)
+        seen = event.fact.redacted_for(self.player, hidden_from(self.game.state, self.player))
+        if seen is None:
+            return None
+        self.count += 1
+        return replace(event, fact=seen, prev_hash="", hash="", stored_fact=None)
 
 
 def numbered_for(events: Sequence[GameEvent], player: str) -> list[tuple[int, GameEvent]]:
@@ -61,10 +80,20 @@ def export_lines(
     """One JSON-ready dict per event (per visible event, with `as_player`)."""
     if as_player is not None:
         for _, event in numbered_for(events, as_player):
-            yield {"n": event.originator_version, "step": event.step,
-                   "timestamp": event.timestamp.isoformat(), "fact": event.fact.payload()}
+            yield player_line(event)
         return
     for event in events:
-        yield {"version": event.originator_version, "step": event.step,
-               "timestamp": event.timestamp.isoformat(), "prev_hash": event.prev_hash,
-               "hash": event.hash, "fact": event.fact.payload()}
+        yield full_line(event)
+
+
+def player_line(event: GameEvent) -> dict[str, Any]:
+    """A player's export line of an event they see (numbered `n` among theirs)."""
+    return {"n": event.originator_version, "step": event.step,
+            "timestamp": event.timestamp.isoformat(), "fact": event.fact.payload()}
+
+
+def full_line(event: GameEvent) -> dict[str, Any]:
+    """The full export line of an event: its log number and hashes."""
+    return {"version": event.originator_version, "step": event.step,
+            "timestamp": event.timestamp.isoformat(), "prev_hash": event.prev_hash,
+            "hash": event.hash, "fact": event.fact.payload()}
