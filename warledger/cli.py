@@ -44,6 +44,7 @@ from replay.storage import DEFAULT_DB, check_reachable, redact
 from replay.verify import verify_game
 from warledger import cmd_simulate
 from warledger.cmd_stats import register as register_stats
+from warledger.cmd_serve import register as register_serve
 from warledger.cmd_viewer import register as register_viewer
 from warledger.script import BeforeStep, Script, load_script, run_script
 
@@ -179,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.set_defaults(handler=cmd_export)
 
     register_viewer(sub)
+    register_serve(sub)
 
     views = sub.add_parser("views", help="bring the state view and analytic tables up to date")
     views.add_argument("db")

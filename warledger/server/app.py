@@ -1,0 +1,515 @@
+"""The HTTP API of `warledger serve` (Starlette; docs/server.md).
+
+Identity is real: every request names its seat by a secret token (`Authorization:
+Bearer TOKEN`, or `?token=TOKEN` where a browser cannot send a header), and the
+acting seat of a command is the token's, never the body's. Every view, export,
+audit, viewer page and stream is the token's seat's: a player's holds only what
+that player may know, a spectator's only what is public, the judge's everything.
+
+Every error is one JSON object `{"error": CODE, "message": TEXT}` with its HTTP
+status, never a traceback, and writes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+from uuid import UUID
+
+import orjson
+from eventsourcing.persistence import RecordConflictError
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from domain.errors import RuleViolation, ScriptError
+from domain.ruleset import find_ruleset
+from events.envelope import GameEvent
+from projections.state_view import state_hash, state_view
+from replay.export import Seer, export_lines, full_line, numbered_for, player_line
+from replay.service import ConcurrentWriteError, GameNotFoundError, GameService, Outcome
+from warledger.server.seats import Seat, SeatStore
+
+#: The largest request body read (a script with its units, or one command).
+MAX_BODY = 1 << 20
+#: How often a server looks for new events in the database (its notification log).
+POLL_SECONDS = 0.02
+#: A stream sends a comment this often when nothing happens (keeps proxies open).
+KEEPALIVE_SECONDS = 15.0
+
+
+class ApiError(Exception):
+    """An expected failure: its status, a code and a message (and any extra fields)."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.extra = status, code, message, extra
+
+    def response(self) -> JSONResponse:
+        return JSONResponse({"error": self.code, "message": self.message, **self.extra},
+                            status_code=self.status)
+
+
+@dataclass
+class Head:
+    """A seat's head: the judge's is the log's (event, head hash); a player's or a
+    spectator's is their own event count and view hash."""
+
+    number: int
+    receipt: dict[str, Any]
+
+
+class Notifier:
+    """Wakes the streams of a game when the database holds new events of it.
+
+    One task per server polls the store's notification log (`max_notification_id`,
+    then `select_notifications` in commit order): a command taken by any server on the
+    same database wakes the streams held here. Streams read the events themselves from
+    the database; this only says when to look.
+    """
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.waiting: dict[str, asyncio.Event] = {}
+        self.last = 0
+        self.running = False
+
+    def event_for(self, game_id: UUID) -> asyncio.Event:
+        """Take this before reading the game, then wait on it: no wake-up is lost."""
+        return self.waiting.setdefault(str(game_id), asyncio.Event())
+
+    def top(self) -> int:
+        """The last notification id in the store (0: none yet)."""
+        return self.service.recorder.max_notification_id() or 0
+
+    def _changed_games(self) -> set[str]:
+        recorder = self.service.recorder
+        top = self.top()
+        changed: set[str] = set()
+        while self.last < top:
+            batch = recorder.select_notifications(self.last + 1, 1000, inclusive_of_start=True)
+            if not batch:
+                break
+            changed.update(str(n.originator_id) for n in batch)
+            self.last = batch[-1].id
+        return changed
+
+    async def run(self) -> None:
+        self.running = True
+        self.last = await run_in_threadpool(self.top)
+        try:
+            while True:
+                await asyncio.sleep(POLL_SECONDS)
+                try:
+                    changed = await run_in_threadpool(self._changed_games)
+                except Exception:  # a database hiccup: streams still poll on their timeout
+                    await asyncio.sleep(0.5)
+                    continue
+                for game in changed:
+                    event = self.waiting.pop(game, None)
+                    if event is not None:
+                        event.set()
+        finally:
+            self.running = False
+
+
+class Server:
+    """The game store, the seat store and the notifier of one app server."""
+
+    def __init__(self, db: str, max_body: int = MAX_BODY) -> None:
+        self.db = db
+        self.service = GameService(db)
+        self.seats = SeatStore(db)
+        self.notifier = Notifier(self.service)
+        self.max_body = max_body
+        #: The service decides one command at a time; reads of its cached game too.
+        self.lock = threading.RLock()
+
+    def close(self) -> None:
+        self.service.close()
+        self.seats.close()
+
+    # -- who is asking ------------------------------------------------------------
+    def game_id(self, request: Request) -> UUID:
+        text = request.path_params["game"]
+        try:
+            game_id = UUID(text)
+        except ValueError:
+            raise ApiError(404, "unknown_game", f"no game {text!r} on this server") from None
+        if not self.service.recorder.select_events(game_id, limit=1):
+            raise ApiError(404, "unknown_game", f"no game {text} on this server")
+        return game_id
+
+    def seat(self, request: Request, game_id: UUID) -> Seat:
+        token = bearer_token(request)
+        if token is None:
+            raise ApiError(401, "no_token", "send the seat's token: Authorization: Bearer TOKEN")
+        seat = self.seats.seat_of(game_id, token)
+        if seat is None:
+            raise ApiError(401, "bad_token", "that token holds no seat in this game")
+        return seat
+
+    # -- reading --------------------------------------------------------------------
+    def events(self, game_id: UUID) -> list[GameEvent]:
+        return self.service.stored_events(game_id)
+
+    def head(self, game_id: UUID, seat: Seat) -> Head:
+        """The seat's head now: what `If-Match` is compared with."""
+        with self.lock:
+            game = self.service.load(game_id)
+            if seat.player is None:
+                return Head(game.version, {"event": game.version, "head_hash": game.head_hash})
+            count = len(numbered_for(self.events(game_id), seat.player))
+            return Head(count, {"n": count, "view_hash": state_hash(game.state, seat.player)})
+
+    def view(self, game_id: UUID, seat: Seat) -> tuple[dict[str, Any], Head]:
+        with self.lock:
+            state = self.service.load(game_id).state
+            return state_view(state, seat.player), self.head(game_id, seat)
+
+    # -- commands -------------------------------------------------------------------
+    def command(self, game_id: UUID, seat: Seat, data: dict[str, Any],
+                dice: list[int] | None, if_match: int | None) -> tuple[int, dict[str, Any]]:
+        """Decide one command for a seat: (HTTP status, body)."""
+        from warledger.cli import step_result
+
+        with self.lock:
+            step = self.service.load(game_id).state.step
+            outcome = self.decide(game_id, seat, data, dice, if_match)
+            if not outcome.accepted:
+                self.seats.record_attempt(game_id, seat.seat, step, data, outcome.rule,
+                                          outcome.message)
+                result = step_result(self.service, game_id, outcome, seat.seat)
+                return 422, result
+            return 200, step_result(self.service, game_id, outcome, seat.seat)
+
+    def decide(self, game_id: UUID, seat: Seat, data: dict[str, Any],
+               dice: list[int] | None, if_match: int | None) -> Outcome:
+        if if_match is None:
+            try:
+                return self.service.handle(game_id, data, dice)
+            except ConcurrentWriteError as error:
+                raise ApiError(409, "conflict", str(error)) from None
+        # A player's number counts only their own events; a write they may not know
+        # of moves the log on but not their head, so it is decided again, not refused.
+        for _ in range(5):
+            head = self.head(game_id, seat)
+            if head.number != if_match:
+                raise ApiError(409, "stale", f"If-Match {if_match} is stale: the head is "
+                               f"{head.number}; nothing was written", head=head.receipt)
+            outcome = self.decide_at(game_id, data, dice, self.service.load(game_id).version)
+            if outcome is not None:
+                return outcome
+        raise ApiError(409, "conflict", "other writers keep changing this game; nothing "
+                       "was written, try again")
+
+    def decide_at(self, game_id: UUID, data: dict[str, Any], dice: list[int] | None,
+                  version: int) -> Outcome | None:
+        """Decide on the game at exactly `version` and save only on it (None: another
+        writer got there first; nothing was written)."""
+        # TODO(robust): GameService.handle's expected-event-number parameter does this.
+        service = self.service
+        with self.lock:
+            if service.load(game_id).version != version:
+                return None
+            try:
+                return service._decide_and_save(game_id, data, dice)
+            except RecordConflictError:  # a stale decision (StaleGameError) too
+                service._cache.pop(game_id, None)
+                return None
+            except RuleViolation as refusal:
+                return Outcome(False, rule=refusal.rule, message=refusal.message)
+
+    # -- creating ---------------------------------------------------------------------
+    def create(self, data: Any) -> dict[str, Any]:
+        from warledger.script import parse_script
+
+        script = parse_script(data, "the set-up")
+        ruleset = find_ruleset(script.ruleset)
+        for name in ruleset.file_options:
+            entries = script.options.get(name)
+            if isinstance(entries, list) and any(isinstance(e, str) for e in entries):
+                raise ScriptError(f"the set-up: options.{name}: give the data itself; "
+                                  "a server reads no files")
+        setup = script.setup()
+        ruleset.validate_options(setup.options)
+        with self.lock:
+            game_id = self.service.start(setup)
+        tokens = self.seats.issue(game_id, setup.players)
+        base = f"/games/{game_id}"
+        return {
+            "game": str(game_id),
+            "players": list(setup.players),
+            "seats": tokens["seats"],
+            "spectator": tokens["spectator"],
+            "links": {"commands": f"{base}/commands", "state": f"{base}/state",
+                      "stream": f"{base}/stream", "audit": f"{base}/audit",
+                      "export": f"{base}/export", "attempts": f"{base}/attempts",
+                      "viewer": f"{base}/viewer",
+                      "spectate": f"{base}/viewer?token={tokens['spectator']}"},
+            "steps_not_played": len(script.steps),
+        }
+
+
+def bearer_token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    if header[:7].lower() == "bearer ":
+        return header[7:].strip() or None
+    return request.query_params.get("token") or None
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request body, or 413 past `limit` bytes (read no further)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise ApiError(413, "too_large", f"the body is larger than {limit} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(413, "too_large", f"the body is larger than {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def parse_body(body: bytes, content_type: str) -> Any:
+    """JSON (or YAML, by its content type), read as strictly as `warledger run` reads."""
+    from domain.datafile import parse_json, parse_yaml
+
+    try:
+        text = body.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ApiError(400, "malformed", "the body is not UTF-8 text") from None
+    try:
+        data = parse_yaml(text) if "yaml" in content_type else parse_json(text)
+    except ValueError as error:
+        raise ApiError(400, "malformed", f"the body is not sound: {error}") from None
+    return data
+
+
+def if_match_of(request: Request) -> int | None:
+    """The event number of `If-Match` (`12`, `"12"` or `W/"12"`), or None."""
+    text = request.headers.get("if-match")
+    if text is None:
+        return None
+    match = re.fullmatch(r'\s*(?:W/)?"?(\d{1,18})"?\s*', text)
+    if match is None:
+        raise ApiError(400, "malformed", "If-Match must be an event number, e.g. If-Match: 12")
+    return int(match.group(1))
+
+
+def last_event_id(request: Request) -> int:
+    text = request.headers.get("last-event-id") or request.query_params.get("last_event_id")
+    if text is None or text == "":
+        return 0
+    if not text.isdigit() or len(text) > 18:
+        raise ApiError(400, "malformed", "Last-Event-ID must be an event number")
+    return int(text)
+
+
+def create_app(db: str, *, max_body: int = MAX_BODY) -> Starlette:
+    """The Starlette app of one server on the game store `db`."""
+    server = Server(db, max_body)
+
+    async def create_game(request: Request) -> Response:
+        data = parse_body(await read_body(request, server.max_body),
+                          request.headers.get("content-type", ""))
+        try:
+            created = await run_in_threadpool(server.create, data)
+        except ScriptError as error:
+            raise ApiError(400, "bad_setup", str(error)) from None
+        return JSONResponse(created, status_code=201)
+
+    async def who(request: Request) -> tuple[UUID, Seat]:
+        def look() -> tuple[UUID, Seat]:
+            game_id = server.game_id(request)
+            return game_id, server.seat(request, game_id)
+        return await run_in_threadpool(look)
+
+    async def post_command(request: Request) -> Response:
+        game_id, seat = await who(request)
+        if seat.role == "spectator":
+            raise ApiError(403, "spectator", "a spectator cannot issue commands")
+        data = parse_body(await read_body(request, server.max_body), "json")
+        if not isinstance(data, dict):
+            raise ApiError(400, "malformed", "a command is a JSON object")
+        if "by" not in data:
+            data["by"] = seat.seat
+        elif data["by"] != seat.seat:
+            raise ApiError(403, "not_your_seat", f"this token is {seat.seat!r}'s; it cannot "
+                           f"act for {data['by']!r}")
+        from warledger.script import split_step
+
+        command, dice, problem = split_step(data)
+        if command is None:
+            raise ApiError(400, "malformed", f"bad step: {problem}")
+        if_match = if_match_of(request)
+        status, result = await run_in_threadpool(server.command, game_id, seat, command,
+                                                 dice, if_match)
+        return JSONResponse(result, status_code=status)
+
+    async def get_state(request: Request) -> Response:
+        game_id, seat = await who(request)
+        view, head = await run_in_threadpool(server.view, game_id, seat)
+        return JSONResponse(view, headers={"ETag": f'"{head.number}"'})
+
+    async def get_head(request: Request) -> Response:
+        game_id, seat = await who(request)
+        head = await run_in_threadpool(server.head, game_id, seat)
+        return JSONResponse({"game": str(game_id), "seat": seat.name, "role": seat.role,
+                             "head": head.receipt}, headers={"ETag": f'"{head.number}"'})
+
+    async def get_export(request: Request) -> Response:
+        game_id, seat = await who(request)
+        events = await run_in_threadpool(server.events, game_id)
+        body = b"".join(orjson.dumps(line) + b"\n" for line in export_lines(events, seat.player))
+        return Response(body, media_type="application/x-ndjson")
+
+    def seat_attempts(game_id: UUID, seat: Seat) -> list[dict[str, Any]]:
+        """The judge sees every refused attempt, a player only their own, a spectator
+        none (a refusal may name what others may not know)."""
+        if seat.role == "spectator":
+            return []
+        chosen = None if seat.role == "judge" else seat.seat
+        return [a.as_json() for a in server.seats.attempts(game_id, chosen)]
+
+    async def get_attempts(request: Request) -> Response:
+        game_id, seat = await who(request)
+        return JSONResponse(await run_in_threadpool(seat_attempts, game_id, seat))
+
+    async def get_audit(request: Request) -> Response:
+        from replay.audit import as_json, audit_entries, step_positions
+
+        game_id, seat = await who(request)
+
+        def audit() -> dict[str, Any]:
+            events = server.events(game_id)
+            seen = events if seat.player is None else [
+                e for _, e in numbered_for(events, seat.player)]
+            entries = audit_entries(seen, positions=step_positions(events))
+            return {"entries": as_json(entries), "attempts": seat_attempts(game_id, seat)}
+        return JSONResponse(await run_in_threadpool(audit))
+
+    async def get_viewer(request: Request) -> Response:
+        from projections.viewer import viewer_html
+
+        game_id, seat = await who(request)
+
+        def page() -> str:
+            return viewer_html(server.events(game_id), seat.player,
+                               attempts=seat_attempts(game_id, seat), viewer_name=seat.name)
+        return HTMLResponse(await run_in_threadpool(page))
+
+    async def get_stream(request: Request) -> Response:
+        game_id, seat = await who(request)
+        after = last_event_id(request)
+        follow = request.query_params.get("follow", "1") not in ("0", "false", "no")
+        return StreamingResponse(
+            stream_lines(server, game_id, seat, after, follow),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.create_task(server.notifier.run())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            server.close()
+
+    async def api_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, ApiError)
+        return error.response()
+
+    async def http_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, HTTPException)
+        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http")
+        return JSONResponse({"error": code, "message": str(error.detail)},
+                            status_code=error.status_code)
+
+    async def unexpected(request: Request, error: Exception) -> Response:
+        if isinstance(error, GameNotFoundError):
+            return ApiError(404, "unknown_game", str(error)).response()
+        first = str(error).splitlines()[0] if str(error) else ""
+        return JSONResponse({"error": "internal",
+                             "message": f"unexpected {type(error).__name__}: {first}"[:300]},
+                            status_code=500)
+
+    routes = [
+        Route("/games", create_game, methods=["POST"]),
+        Route("/games/{game}", get_head, methods=["GET"]),
+        Route("/games/{game}/commands", post_command, methods=["POST"]),
+        Route("/games/{game}/state", get_state, methods=["GET"]),
+        Route("/games/{game}/export", get_export, methods=["GET"]),
+        Route("/games/{game}/audit", get_audit, methods=["GET"]),
+        Route("/games/{game}/attempts", get_attempts, methods=["GET"]),
+        Route("/games/{game}/viewer", get_viewer, methods=["GET"]),
+        Route("/games/{game}/stream", get_stream, methods=["GET"]),
+    ]
+    handlers: dict[Any, Callable[..., Any]] = {
+        ApiError: api_error, HTTPException: http_error, Exception: unexpected}
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    app.state.server = server
+    return app
+
+
+async def stream_lines(server: Server, game_id: UUID, seat: Seat, after: int,
+                       follow: bool) -> AsyncIterator[bytes]:
+    """Server-Sent Events: each fact the seat may know, `id:` its number as the seat's
+    export numbers it (`n`; the judge: the log's event number), after `after`.
+
+    Events are read from the database by version: a game's versions are gapless and
+    each is committed after the one before, so a reader that has seen version v and
+    reads `gt=v` misses none, whichever server wrote them."""
+    reader = SeatReader(seat.player)
+    idle = 0.0
+    while True:
+        wake = server.notifier.event_for(game_id)
+        fresh = await run_in_threadpool(
+            lambda: list(server.service.events.get(game_id, gt=reader.version)))
+        lines = [line for line in reader.feed(fresh) if line[0] > after]
+        for number, line in lines:
+            yield b"id: %d\nevent: fact\ndata: %s\n\n" % (number, orjson.dumps(line))
+        if not follow and not fresh:
+            return
+        if fresh:
+            idle = 0.0
+            continue
+        timeout = 1.0 if server.notifier.running else POLL_SECONDS * 5
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(wake.wait(), timeout)
+        idle += timeout
+        if idle >= KEEPALIVE_SECONDS:
+            idle = 0.0
+            yield b": keep-alive\n\n"
+
+
+class SeatReader:
+    """Turns a game's events, as they come, into one seat's numbered lines."""
+
+    def __init__(self, player: str | None) -> None:
+        self.seer = Seer(player) if player is not None else None
+        self.version = 0
+
+    def feed(self, events: list[Any]) -> Iterator[tuple[int, dict[str, Any]]]:
+        for event in events:
+            self.version = event.originator_version
+            if self.seer is None:
+                yield event.originator_version, full_line(event)
+                continue
+            seen = self.seer.see(event)
+            if seen is not None:
+                yield self.seer.count, player_line(replace(seen,
+                                                           originator_version=self.seer.count))

@@ -1,0 +1,196 @@
+"""Seats and refused attempts: the server's store beside the game store.
+
+A seat is a player of one game, its judge, or a spectator. Each seat has one secret
+token (`secrets.token_urlsafe(32)`); only its SHA-256 hash is stored, so anyone who
+can read the database (an operator) learns no token. A token is found by its hash
+and compared again with `hmac.compare_digest`.
+
+Refused attempts are kept here too, one row per command the engine refused, with
+its seat, time, command and verdict: they are not facts of the game (its log and
+state never change), but a judge settling a dispute can see them.
+
+Beside an SQLite game file `games.db` this is `games.db.seats` (SQLite); on
+PostgreSQL it is two tables, `warledger_seats` and `warledger_attempts`, in the
+game database itself, so every app server on that database sees the same seats.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+import orjson
+
+from replay.storage import postgres_env
+
+JUDGE_SEAT = "judge"
+#: The seat of a spectator, as the views are asked for it: no player can be called
+#: this (a player id holds no control character), so it sees only what is public.
+SPECTATOR = "\x00spectator"
+
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS warledger_seats ("
+    " token_hash TEXT PRIMARY KEY, game_id TEXT NOT NULL, role TEXT NOT NULL,"
+    " seat TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS warledger_attempts ("
+    " id {serial}, game_id TEXT NOT NULL, seat TEXT NOT NULL, at TEXT NOT NULL,"
+    " step INTEGER NOT NULL, command TEXT NOT NULL, rule TEXT, message TEXT)",
+    "CREATE INDEX IF NOT EXISTS warledger_attempts_game ON warledger_attempts (game_id, id)",
+)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who a token speaks for: `role` is player, judge or spectator."""
+
+    game_id: UUID
+    role: str
+    seat: str
+
+    @property
+    def player(self) -> str | None:
+        """The id the views are asked for: a player's own, None for the judge (the
+        full view), `SPECTATOR` for a spectator (public only)."""
+        if self.role == "player":
+            return self.seat
+        return None if self.role == "judge" else SPECTATOR
+
+    @property
+    def name(self) -> str:
+        return "spectator" if self.role == "spectator" else self.seat
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One refused command: never a fact of the game."""
+
+    seat: str
+    at: str
+    step: int
+    command: dict[str, Any]
+    rule: str | None
+    message: str | None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "at": self.at, "step": self.step, "command": self.command,
+                "rule": self.rule, "message": self.message}
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class SeatStore:
+    """Seat tokens (hashed) and refused attempts, in SQLite or PostgreSQL."""
+
+    def __init__(self, db: str) -> None:
+        self.postgres = db.startswith(("postgresql://", "postgres://"))
+        self._local = threading.local()
+        self._db = db
+        self._pool: Any = None
+        if self.postgres:
+            from psycopg_pool import ConnectionPool
+
+            env = postgres_env(db)
+            self._pool = ConnectionPool(
+                kwargs={"dbname": env["POSTGRES_DBNAME"], "host": env["POSTGRES_HOST"],
+                        "port": int(env["POSTGRES_PORT"]), "user": env["POSTGRES_USER"],
+                        "password": env["POSTGRES_PASSWORD"], "autocommit": True},
+                min_size=1, max_size=8, open=True)
+        self._memory = sqlite3.connect(":memory:", check_same_thread=False) \
+            if db == ":memory:" else None
+        self._memory_lock = threading.Lock()
+        serial = "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY" if self.postgres \
+            else "INTEGER PRIMARY KEY AUTOINCREMENT"
+        for statement in SCHEMA:
+            self._run(statement.format(serial=serial), ())
+
+    # -- plumbing -------------------------------------------------------------------
+    @contextmanager
+    def _sqlite(self) -> Iterator[sqlite3.Connection]:
+        if self._memory is not None:
+            with self._memory_lock:
+                yield self._memory
+            return
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = sqlite3.connect(f"{self._db}.seats", timeout=10,
+                                         isolation_level=None)
+            connection.execute("PRAGMA journal_mode=WAL")
+            self._local.connection = connection
+        yield connection
+
+    def _run(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        if self.postgres:
+            # Several app servers may create the tables at once: only one may.
+            with self._pool.connection() as connection:
+                if sql.startswith("CREATE"):
+                    connection.execute("SELECT pg_advisory_lock(151515)")
+                    try:
+                        connection.execute(sql)
+                    finally:
+                        connection.execute("SELECT pg_advisory_unlock(151515)")
+                    return []
+                cursor = connection.execute(sql.replace("?", "%s"), params)
+                return list(cursor.fetchall()) if cursor.description else []
+        with self._sqlite() as connection:
+            return connection.execute(sql, params).fetchall()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+
+    # -- seats ----------------------------------------------------------------------
+    def issue(self, game_id: UUID, players: Sequence[str]) -> dict[str, Any]:
+        """New tokens for every seat of a new game: {seats: {player|judge: token},
+        spectator: token}. The tokens are shown once, here, and never stored."""
+        seats = [("player", p) for p in players] + [("judge", JUDGE_SEAT)]
+        tokens = {seat: self._new_token(game_id, role, seat) for role, seat in seats}
+        return {"seats": tokens, "spectator": self._new_token(game_id, "spectator", "")}
+
+    def _new_token(self, game_id: UUID, role: str, seat: str) -> str:
+        token = secrets.token_urlsafe(32)
+        self._run("INSERT INTO warledger_seats (token_hash, game_id, role, seat) "
+                  "VALUES (?, ?, ?, ?)", (token_hash(token), str(game_id), role, seat))
+        return token
+
+    def seat_of(self, game_id: UUID, token: str) -> Seat | None:
+        """The seat a token holds in this game, or None (a wrong token, or another
+        game's)."""
+        wanted = token_hash(token)
+        rows = self._run("SELECT token_hash, game_id, role, seat FROM warledger_seats "
+                         "WHERE token_hash = ?", (wanted,))
+        for stored, game, role, seat in rows:
+            if hmac.compare_digest(str(stored), wanted) and game == str(game_id):
+                return Seat(game_id, str(role), str(seat))
+        return None
+
+    # -- refused attempts ---------------------------------------------------------------
+    def record_attempt(self, game_id: UUID, seat: str, step: int, command: dict[str, Any],
+                       rule: str | None, message: str | None) -> None:
+        self._run("INSERT INTO warledger_attempts (game_id, seat, at, step, command, rule, "
+                  "message) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                  (str(game_id), seat, datetime.now(UTC).isoformat(), step,
+                   orjson.dumps(command, option=orjson.OPT_SORT_KEYS).decode(), rule, message))
+
+    def attempts(self, game_id: UUID, seat: str | None = None) -> list[Attempt]:
+        """The refused attempts of a game in the order they were made (one seat's only,
+        with `seat`)."""
+        sql = ("SELECT seat, at, step, command, rule, message FROM warledger_attempts "
+               "WHERE game_id = ?")
+        params: list[Any] = [str(game_id)]
+        if seat is not None:
+            sql += " AND seat = ?"
+            params.append(seat)
+        rows = self._run(sql + " ORDER BY id", params)
+        return [Attempt(str(s), str(at), int(step), orjson.loads(command), rule, message)
+                for s, at, step, command, rule, message in rows]
