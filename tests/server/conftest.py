@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 # Starlette 1.x would rather have httpx2; httpx still drives its TestClient.
-warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
+warnings.filterwarnings("ignore", message=".*httpx.*", category=Warning)
 
 from starlette.testclient import TestClient  # noqa: E402
 
