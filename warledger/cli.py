@@ -172,6 +172,8 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--json", action="store_true")
     audit.add_argument("--lang", action="store_true", help="quote clauses in their source language")
     add_as_arg(audit)
+    audit.add_argument("--attempts", action="store_true",
+                       help="also the refused attempts `warledger serve` kept (not facts)")
     audit.set_defaults(handler=cmd_audit)
 
     export = sub.add_parser("export", help="the event log as JSON lines")
@@ -533,15 +535,38 @@ def cmd_audit(args: argparse.Namespace) -> int:
         entries = audit_entries(events, lang=args.lang, positions=positions)
     if args.fold:
         entries = fold_entries(entries)
+    attempts = kept_attempts(args.db, game_id, args.as_player) if args.attempts else None
     if args.json:
-        print_json(as_json(entries))
+        print_json(as_json(entries) if attempts is None else
+                   {"entries": as_json(entries), "attempts": [a.as_json() for a in attempts]})
     else:
         seen_as = f" as {args.as_player} may see it (events numbered among theirs)" \
             if args.as_player else ""
         folded = " (undone branches folded)" if args.fold else ""
         print(f"audit of game {game_id}{seen_as}{folded}")
         print(render(entries, lang=args.lang))
+        if attempts is not None:
+            print(f"refused attempts kept by the server (not facts of the game): "
+                  f"{len(attempts)}")
+            for attempt in attempts:
+                print(f"  before step {attempt.step}, {attempt.at}, {attempt.seat}: "
+                      f"{attempt.command.get('do', '?')} refused {attempt.rule}: "
+                      f"{attempt.message}")
     return 0
+
+
+def kept_attempts(db: str, game_id: UUID, player: str | None) -> list[Any]:
+    """The refused attempts `warledger serve` kept for a game (one player's, with
+    `--as`): none when no server kept any beside this store."""
+    from warledger.server.seats import SeatStore
+
+    if "://" not in db and not Path(f"{db}.seats").exists():
+        return []
+    store = SeatStore(db)
+    try:
+        return list(store.attempts(game_id, player))
+    finally:
+        store.close()
 
 
 def check_player(state: GameState, player: str | None) -> None:

@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import orjson
+import pytest
 from starlette.testclient import TestClient
 
 from tests.server.conftest import auth, create, setup_of, stream_lines
@@ -202,3 +203,18 @@ def test_a_stream_numbers_as_the_export_does_and_resumes_with_last_event_id(
     assert [n for n, _ in resumed] == [line["n"] for line in export if line["n"] > 4]
     judge = stream_lines(client, gid, seats["judge"])
     assert [n for n, _ in judge] == list(range(1, len(judge) + 1))
+
+
+def test_warledger_audit_attempts_shows_what_the_server_refused(
+        client: TestClient, db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from warledger.cli import main
+
+    game = create(client)
+    gid, seats = game["game"], game["seats"]
+    client.post(f"/games/{gid}/commands", json={"do": "end_turn"}, headers=auth(seats["blue"]))
+    assert main(["audit", db, gid, "--attempts"]) == 0
+    out = capsys.readouterr().out
+    assert "refused attempts kept by the server (not facts of the game): 1" in out
+    assert "blue: end_turn refused CORE-NOT-YOUR-TURN" in out
+    assert main(["audit", db, gid, "--attempts", "--as", "red", "--json"]) == 0
+    assert orjson.loads(capsys.readouterr().out)["attempts"] == []
