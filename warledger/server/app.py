@@ -182,7 +182,7 @@ class Server:
         from warledger.cli import step_result
 
         with self.lock:
-            step = self.service.load(game_id).state.step
+            step = self.service.load(game_id).state.step + 1  # the step it would have been
             outcome = self.decide(game_id, seat, data, dice, if_match)
             if not outcome.accepted:
                 self.seats.record_attempt(game_id, seat.seat, step, data, outcome.rule,
@@ -316,6 +316,34 @@ def last_event_id(request: Request) -> int:
     return int(text)
 
 
+#: Added to a served viewer page: it follows the seat's stream (the token in the page's
+#: own address) and reloads when a new fact comes, staying at the last step if it was
+#: there. The page's policy lets it connect to its own server only.
+LIVE_SCRIPT = """<script>
+(function () {
+  const token = new URLSearchParams(location.search).get("token");
+  if (!token || !window.EventSource) return;
+  const data = JSON.parse(document.getElementById("game-data").textContent);
+  const last = data.frames.length ? data.frames[data.frames.length - 1].step : 0;
+  const url = "/games/GAME/stream?token=" + encodeURIComponent(token) + "&last_event_id=HEAD";
+  const source = new EventSource(url);
+  source.addEventListener("fact", function () {
+    source.close();
+    if (document.body.dataset.step === String(last)) location.hash = "#step=999999999";
+    setTimeout(function () { location.reload(); }, 200);
+  });
+})();
+</script>
+"""
+
+
+def live_page(html: str, game_id: UUID, head: int) -> str:
+    """A viewer page that updates live from its seat's stream."""
+    script = LIVE_SCRIPT.replace("GAME", str(game_id)).replace("HEAD", str(head))
+    html = html.replace("default-src 'none';", "default-src 'none'; connect-src 'self';", 1)
+    return html.replace("</body>", script + "</body>", 1)
+
+
 def create_app(db: str, *, max_body: int = MAX_BODY) -> Starlette:
     """The Starlette app of one server on the game store `db`."""
     server = Server(db, max_body)
@@ -405,8 +433,10 @@ def create_app(db: str, *, max_body: int = MAX_BODY) -> Starlette:
         game_id, seat = await who(request)
 
         def page() -> str:
-            return viewer_html(server.events(game_id), seat.player,
+            head = server.head(game_id, seat)
+            html = viewer_html(server.events(game_id), seat.player,
                                attempts=seat_attempts(game_id, seat), viewer_name=seat.name)
+            return live_page(html, game_id, head.number)
         return HTMLResponse(await run_in_threadpool(page))
 
     async def get_stream(request: Request) -> Response:
