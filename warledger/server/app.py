@@ -132,6 +132,7 @@ class Server:
         self.max_body = max_body
         #: The service decides one command at a time; reads of its cached game too.
         self.lock = threading.RLock()
+        self.seers: dict[tuple[UUID, str], tuple[Seer, list[tuple[int, GameEvent]]]] = {}
 
     def close(self) -> None:
         self.service.close()
@@ -161,13 +162,30 @@ class Server:
     def events(self, game_id: UUID) -> list[GameEvent]:
         return self.service.stored_events(game_id)
 
+    def numbered(self, game_id: UUID, player: str) -> list[tuple[int, GameEvent]]:
+        """The player's events as `numbered_for` numbers them, kept up to date from the
+        store (a cache of a function of the log: only events it has not seen are read,
+        so a command does not replay the whole game to count a player's events)."""
+        with self.lock:
+            key = (game_id, player)
+            if key not in self.seers:
+                self.seers[key] = (Seer(player), [])
+            seer, numbered = self.seers[key]
+            last = seer.game.version if seer.game is not None else 0
+            for event in self.service.events.get(game_id, gt=last):
+                seen = seer.see(event)  # type: ignore[arg-type]
+                if seen is not None:
+                    numbered.append((seen.originator_version,
+                                     replace(seen, originator_version=seer.count)))
+            return numbered
+
     def head(self, game_id: UUID, seat: Seat) -> Head:
         """The seat's head now: what `If-Match` is compared with."""
         with self.lock:
             game = self.service.load(game_id)
             if seat.player is None:
                 return Head(game.version, {"event": game.version, "head_hash": game.head_hash})
-            count = len(numbered_for(self.events(game_id), seat.player))
+            count = len(self.numbered(game_id, seat.player))
             return Head(count, {"n": count, "view_hash": state_hash(game.state, seat.player)})
 
     def view(self, game_id: UUID, seat: Seat) -> tuple[dict[str, Any], Head]:
@@ -187,9 +205,9 @@ class Server:
             if not outcome.accepted:
                 self.seats.record_attempt(game_id, seat.seat, step, data, outcome.rule,
                                           outcome.message)
-                result = step_result(self.service, game_id, outcome, seat.seat)
-                return 422, result
-            return 200, step_result(self.service, game_id, outcome, seat.seat)
+                return 422, step_result(self.service, game_id, outcome, seat.seat)
+            seen = None if seat.player is None else self.numbered(game_id, seat.player)
+            return 200, step_result(self.service, game_id, outcome, seat.seat, seen)
 
     def decide(self, game_id: UUID, seat: Seat, data: dict[str, Any],
                dice: list[int] | None, if_match: int | None) -> Outcome:
@@ -373,8 +391,8 @@ def create_app(db: str, *, max_body: int = MAX_BODY) -> Starlette:
         if "by" not in data:
             data["by"] = seat.seat
         elif data["by"] != seat.seat:
-            raise ApiError(403, "not_your_seat", f"this token is {seat.seat!r}'s; it cannot "
-                           f"act for {data['by']!r}")
+            raise ApiError(403, "not_your_seat", f"this token holds the seat {seat.seat!r}; it "
+                           f"cannot act for {data['by']!r}")
         from warledger.script import split_step
 
         command, dice, problem = split_step(data)
