@@ -22,7 +22,6 @@ from typing import Any
 from uuid import UUID
 
 import orjson
-from eventsourcing.persistence import RecordConflictError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -30,12 +29,18 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from domain.errors import RuleViolation, ScriptError
+from domain.errors import ScriptError
 from domain.ruleset import find_ruleset
 from events.envelope import GameEvent
 from projections.state_view import state_hash, state_view
 from replay.export import Seer, export_lines, full_line, numbered_for, player_line
-from replay.service import ConcurrentWriteError, GameNotFoundError, GameService, Outcome
+from replay.service import (
+    ConcurrentWriteError,
+    GameConflictError,
+    GameNotFoundError,
+    GameService,
+    Outcome,
+)
 from warledger.server.seats import Seat, SeatStore
 
 #: The largest request body read (a script with its units, or one command).
@@ -211,40 +216,19 @@ class Server:
 
     def decide(self, game_id: UUID, seat: Seat, data: dict[str, Any],
                dice: list[int] | None, if_match: int | None) -> Outcome:
-        if if_match is None:
-            try:
-                return self.service.handle(game_id, data, dice)
-            except ConcurrentWriteError as error:
-                raise ApiError(409, "conflict", str(error)) from None
-        # A player's number counts only their own events; a write they may not know
-        # of moves the log on but not their head, so it is decided again, not refused.
-        for _ in range(5):
-            head = self.head(game_id, seat)
-            if head.number != if_match:
-                raise ApiError(409, "stale", f"If-Match {if_match} is stale: the head is "
-                               f"{head.number}; nothing was written", head=head.receipt)
-            outcome = self.decide_at(game_id, data, dice, self.service.load(game_id).version)
-            if outcome is not None:
-                return outcome
-        raise ApiError(409, "conflict", "other writers keep changing this game; nothing "
-                       "was written, try again")
-
-    def decide_at(self, game_id: UUID, data: dict[str, Any], dice: list[int] | None,
-                  version: int) -> Outcome | None:
-        """Decide on the game at exactly `version` and save only on it (None: another
-        writer got there first; nothing was written)."""
-        # TODO(robust): GameService.handle's expected-event-number parameter does this.
-        service = self.service
-        with self.lock:
-            if service.load(game_id).version != version:
-                return None
-            try:
-                return service._decide_and_save(game_id, data, dice)
-            except RecordConflictError:  # a stale decision (StaleGameError) too
-                service._cache.pop(game_id, None)
-                return None
-            except RuleViolation as refusal:
-                return Outcome(False, rule=refusal.rule, message=refusal.message)
+        """`GameService.handle`, with `If-Match` as its expected event (in the seat's
+        numbering: a player's own count, so a write they may not know of is decided
+        again, never refused in a way that would tell them)."""
+        try:
+            return self.service.handle(game_id, data, dice, expect_event=if_match)
+        except GameConflictError as conflict:
+            head = conflict.head
+            receipt = {"event": head.number, "head_hash": head.hash} if head.player is None \
+                else {"n": head.number, "view_hash": head.hash}
+            code = "stale" if if_match is not None else "conflict"
+            raise ApiError(409, code, str(conflict), head=receipt) from None
+        except ConcurrentWriteError as error:
+            raise ApiError(409, "conflict", str(error)) from None
 
     # -- creating ---------------------------------------------------------------------
     def create(self, data: Any) -> dict[str, Any]:
