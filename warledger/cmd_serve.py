@@ -30,5 +30,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(args.db or DEFAULT_DB)
     print(f"warledger serving {args.db or DEFAULT_DB} on http://{args.host}:{args.port}",
           flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # Streams never end by themselves: on SIGTERM, wait for them at most 5 s.
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                timeout_graceful_shutdown=5)
     return 0
