@@ -86,6 +86,15 @@ class Notifier:
         self.waiting: dict[str, asyncio.Event] = {}
         self.last = 0
         self.running = False
+        #: Held while a worker thread reads the store: closing waits for it, so a
+        #: poll still running when the server stops never meets a closed connection.
+        self.reading = threading.Lock()
+        self.closed = False
+
+    def close(self) -> None:
+        """Stop reading the store (waits for a read in progress)."""
+        with self.reading:
+            self.closed = True
 
     def event_for(self, game_id: UUID) -> asyncio.Event:
         """Take this before reading the game, then wait on it: no wake-up is lost."""
@@ -93,11 +102,20 @@ class Notifier:
 
     def top(self) -> int:
         """The last notification id in the store (0: none yet)."""
-        return self.service.recorder.max_notification_id() or 0
+        with self.reading:
+            if self.closed:
+                return self.last
+            return self.service.recorder.max_notification_id() or 0
 
     def _changed_games(self) -> set[str]:
+        with self.reading:
+            if self.closed:
+                return set()
+            return self._read_changed_games()
+
+    def _read_changed_games(self) -> set[str]:
         recorder = self.service.recorder
-        top = self.top()
+        top = self.service.recorder.max_notification_id() or 0
         changed: set[str] = set()
         while self.last < top:
             batch = recorder.select_notifications(self.last + 1, 1000, inclusive_of_start=True)
@@ -137,11 +155,16 @@ class Server:
         self.max_body = max_body
         #: The service decides one command at a time; reads of its cached game too.
         self.lock = threading.RLock()
+        self.closed = False
         self.seers: dict[tuple[UUID, str], tuple[Seer, list[tuple[int, GameEvent]]]] = {}
 
     def close(self) -> None:
-        self.service.close()
-        self.seats.close()
+        """Close the stores, once no worker thread is reading them."""
+        self.notifier.close()
+        with self.lock:
+            self.closed = True
+            self.service.close()
+            self.seats.close()
 
     # -- who is asking ------------------------------------------------------------
     def game_id(self, request: Request) -> UUID:
@@ -166,6 +189,15 @@ class Server:
     # -- reading --------------------------------------------------------------------
     def events(self, game_id: UUID) -> list[GameEvent]:
         return self.service.stored_events(game_id)
+
+    def events_after(self, game_id: UUID, version: int) -> list[GameEvent]:
+        """The game's events after `version` (none once the server is closing: a
+        stream's read in a worker thread never meets a closed connection)."""
+        with self.lock:
+            if self.closed:
+                return []
+            return [e for e in self.service.events.get(game_id, gt=version)
+                    if isinstance(e, GameEvent)]
 
     def numbered(self, game_id: UUID, player: str) -> list[tuple[int, GameEvent]]:
         """The player's events as `numbered_for` numbers them, kept up to date from the
@@ -509,8 +541,7 @@ async def stream_lines(server: Server, game_id: UUID, seat: Seat, after: int,
     idle = 0.0
     while True:
         wake = server.notifier.event_for(game_id)
-        fresh = await run_in_threadpool(
-            lambda: list(server.service.events.get(game_id, gt=reader.version)))
+        fresh = await run_in_threadpool(server.events_after, game_id, reader.version)
         lines = [line for line in reader.feed(fresh) if line[0] > after]
         for number, line in lines:
             yield b"id: %d\nevent: fact\ndata: %s\n\n" % (number, orjson.dumps(line))
