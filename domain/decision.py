@@ -1,8 +1,9 @@
 """A decision in progress: the working state, the dice, and the facts so far.
 
 Rule code reads `d.state` and calls `d.emit(fact)`; each fact is applied to
-the working state at once, so later checks in the same decision see it. If the
-decision is refused, the caller throws the working state away.
+the working state at once, so later checks in the same decision see it. The
+working state is the gate's own copy (`domain.gate.settle`): a refusal leaves
+the caller's state as it was.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ adds its own fields in a subclass; `extra="forbid"` keeps snapshots honest.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+import copy
+from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -46,6 +47,45 @@ class StateModel(BaseModel):
     """Base of every piece of state: mutable, but only declared fields."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=False, allow_inf_nan=False)
+
+    def working_copy(self: M) -> M:
+        """A copy sharing nothing mutable with this one (the decision gate decides on
+        it, so a refused command leaves its caller's state as it was).
+
+        A structural copy, about four times faster than `model_copy(deep=True)`:
+        numbers, strings and frozen models are shared, lists, dicts and state
+        models are copied."""
+        new = _NEW(type(self))
+        _SET(new, "__dict__", {k: v if type(v) in _ATOMS else copied(v)
+                               for k, v in self.__dict__.items()})
+        _SET(new, "__pydantic_fields_set__", set(self.__pydantic_fields_set__))
+        _SET(new, "__pydantic_extra__", None)
+        _SET(new, "__pydantic_private__", None)
+        return new
+
+
+M = TypeVar("M", bound=StateModel)
+_ATOMS = frozenset({int, float, str, bool, type(None)})
+_NEW = object.__new__
+_SET = object.__setattr__
+
+
+def copied(value: Any) -> Any:
+    """`value` with every mutable part copied (see `StateModel.working_copy`)."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is list:
+        return [v if type(v) in _ATOMS else copied(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else copied(v) for k, v in value.items()}
+    if isinstance(value, StateModel):
+        return value.working_copy()
+    if kind is tuple:
+        return tuple(v if type(v) in _ATOMS else copied(v) for v in value)
+    if isinstance(value, BaseModel) and value.model_config.get("frozen"):
+        return value
+    return copy.deepcopy(value)
 
 
 class UnitState(StateModel):

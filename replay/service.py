@@ -31,7 +31,7 @@ from domain.commands import Command
 from domain.dice import DiceSource
 from domain.errors import RuleViolation
 from domain.game import Game, SnapshotMismatchError, project_events_only, project_game
-from domain.gate import decide
+from domain.gate import settle
 from domain.history import History, LogHistory
 from domain.ruleset import Setup
 from domain.state import GameState
@@ -220,11 +220,13 @@ class GameService(Application[UUID]):
                 physical=list(dice) if dice is not None else None,
                 reusable=state.reusable_dice,
             )
-            facts = decide(game.ruleset, state, parsed, source, self.history(game_id))
+            decided = settle(game.ruleset, state, parsed, source, self.history(game_id))
+            facts = decided.facts
+            game.state = decided.state
             game.record(facts, received, step=game.state.step)
             self._save(game)
         except RuleViolation:
-            self._cache.pop(game_id, None)  # the working game may be half-changed
+            # The gate decided on its own copy: the cached game is as it was.
             if self._has_events_after(game_id, decided_at):
                 raise StaleGameError(game_id) from None  # refused on old news: decide again
             raise

@@ -22,7 +22,7 @@ import orjson
 from domain.dice import DiceSource, seed_commitment
 from domain.errors import RuleViolation
 from domain.game import Game
-from domain.gate import decide
+from domain.gate import settle
 from domain.history import History, LogHistory
 from domain.words import counted
 from events.base import Fact
@@ -235,7 +235,7 @@ def redecide_step(game: Game, recorded: Sequence[GameEvent], history: History) -
     )
     try:
         command = game.ruleset.parse_command(dict(taken.command))
-        facts = decide(game.ruleset, state, command, dice, history)
+        decided = settle(game.ruleset, state, command, dice, history)
     except RuleViolation as refusal:
         raise VerifyFailure(
             recorded[0].originator_version,
@@ -245,8 +245,8 @@ def redecide_step(game: Game, recorded: Sequence[GameEvent], history: History) -
         raise VerifyFailure(
             recorded[0].originator_version, f"re-deciding its command fails: {error!r}"
         ) from None
-    compare(recorded, facts)
-    game.state = state
+    compare(recorded, decided.facts)
+    game.state = decided.state
     game.version = recorded[-1].originator_version
     game.head_hash = recorded[-1].hash
 
