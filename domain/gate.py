@@ -28,6 +28,7 @@ from domain.limits import first_out_of_range, out_of_range_message
 from domain.ruleset import Handler, Ruleset
 from domain.state import GameState
 from domain.turns import CORE_HANDLERS
+from domain.undo import keep_undo_depth
 from events.base import Fact
 from events.core import StepTaken
 
@@ -73,6 +74,7 @@ def settle(
             dice=tuple(dice.physical) if dice.physical is not None else None,
         )
     )
+    keep_undo_depth(d, command)
     handler(d, command)
     dice.check_all_used()
     return Decided(d.facts, d.state)

@@ -15,12 +15,20 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from domain.commands import JUDGE, Command, Who
+from domain.commands import JUDGE, META_COMMAND_NAMES, Command, Who
 from domain.decision import Decision
 from domain.errors import RuleViolation
-from domain.state import BOOKKEEPING, GameState, StepRef
-from events.core import DiceRolled, ReactionDeclared, ReactionWindowClosed, ReactionWindowOpened
-from events.undo import RequestRefused, RulingRecorded, StepsRedone, StepsUndone
+from domain.state import BOOKKEEPING, UNDO_DEPTH, GameState, StepRef
+from domain.windows import open_window
+from events.core import DiceRolled, ReactionDeclared, ReactionWindowClosed
+from events.undo import (
+    RedoStackCleared,
+    RequestRefused,
+    RulingRecorded,
+    StepsRedone,
+    StepsSettled,
+    StepsUndone,
+)
 from seeds import rule_ids
 
 
@@ -71,6 +79,20 @@ class Ruling(Command):
 
 
 META_COMMANDS: tuple[type[Command], ...] = (RequestUndo, RequestRedo, Consent, Ruling)
+
+
+def keep_undo_depth(d: Decision, command: Command) -> None:
+    """CORE-UNDO-DEPTH, CORE-REDO-NOTHING, as a step of play is taken: only the
+    latest `UNDO_DEPTH` steps can be undone, and once play moves on, steps undone
+    before can no longer be redone. (Undo requests, answers and rulings are not
+    steps of play.)"""
+    if command.do in META_COMMAND_NAMES:
+        return
+    live = d.state.live_steps
+    if len(live) > UNDO_DEPTH:
+        d.emit(StepsSettled(steps=tuple(ref.step for ref in live[: len(live) - UNDO_DEPTH])))
+    if d.state.redo_stack:
+        d.emit(RedoStackCleared())
 
 
 def decide_request_undo(d: Decision, command: RequestUndo) -> None:
@@ -136,17 +158,11 @@ def check_requester(d: Decision, command: Command) -> None:
 def open_request(d: Decision, by: str, action: str, group: list[StepRef]) -> None:
     """Open the "undo" window for everyone else and the judge."""
     eligible = (*d.state.opponents(by), JUDGE)
-    d.emit(
-        ReactionWindowOpened(
-            kind="undo",
-            eligible=eligible,
-            context={
-                "action": action,
-                "requested_by": by,
-                "steps": [ref.step for ref in group],
-            },
-        )
-    )
+    open_window(d, "undo", eligible, {
+        "action": action,
+        "requested_by": by,
+        "steps": [ref.step for ref in group],
+    })
 
 
 def decide_consent(d: Decision, command: Consent) -> None:

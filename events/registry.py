@@ -7,7 +7,7 @@ from typing import Annotated, Any, Union
 from pydantic import Field, TypeAdapter
 
 import events.core  # noqa: F401  (registers the core facts)
-from events.base import FACT_TYPES, Fact, upcast
+from events.base import FACT_TYPES, Fact, legacy_type, upcast
 
 
 def _load_rule_set_facts() -> None:
@@ -29,7 +29,11 @@ FACT_ADAPTER: TypeAdapter[Fact] = TypeAdapter(AnyFact)  # type: ignore[arg-type]
 
 
 def load_fact(data: dict[str, Any]) -> Fact:
-    """Upcast stored fact data to the current version and validate it."""
+    """Upcast stored fact data to the current version and validate it (a version
+    read by a legacy class is validated as that class: `events.base.legacy`)."""
+    old = legacy_type(data)
+    if old is not None:
+        return old.model_validate({k: v for k, v in data.items() if k != "class_version"})
     return FACT_ADAPTER.validate_python(upcast(data))
 
 
