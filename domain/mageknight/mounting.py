@@ -14,7 +14,7 @@ from domain.mageknight.dial import mk_state
 from domain.mageknight.figures import check_in_contact, on_table
 from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure, MageKnightState
-from events.mageknight import RiderMounted
+from events.mageknight import RiderMounted, RiderTokensRemoved
 
 
 def check_is_dismounted_rider(rider: Figure) -> None:
@@ -62,4 +62,6 @@ def decide_mount(d: Decision, cmd: MountUp) -> None:
     check_mount_symbols(rider, mount)
     assign_action(d, rider, "mount", token=False)
     # MNT-83, MNT-84: into the saddle and the slot; MNT-85, MNT-86: one token, may still act.
+    if rider.tokens:
+        d.emit(RiderTokensRemoved(rider=rider.id))
     d.emit(RiderMounted(rider=rider.id, mount=mount.id, tokens=1))

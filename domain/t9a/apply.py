@@ -11,11 +11,13 @@ from events.t9a import (
     AmbushRollResolved,
     AmbushRollsMade,
     ScoringLost,
+    T9AMoveCounted,
     T9AMovesReset,
     T9ARemovedAsCasualty,
     T9AUnitDeployed,
     T9AUnitMoved,
     UnitArrivedFromAmbush,
+    UnitArrivedFromAmbushV1,
 )
 
 
@@ -65,11 +67,25 @@ def _unit_arrived(state: T9AState, fact: UnitArrivedFromAmbush) -> None:
         unit.conditions = [c for c in unit.conditions if c != IN_AMBUSH]
         unit.x, unit.y, unit.facing = fact.x, fact.y, fact.facing
         unit.arrival_ready = False
-        unit.advance_moved = True
-        unit.moved = "advance"
         unit.arrived = record
     host = state.t9a_unit(fact.unit)
     host.files, host.ranks = fact.files, fact.ranks
+
+
+@applies(T9AMoveCounted)
+def _move_counted(state: T9AState, fact: T9AMoveCounted) -> None:
+    for unit_id in fact.units:
+        unit = state.t9a_unit(unit_id)
+        unit.moved = fact.move
+        unit.advance_moved = fact.move == "advance"
+
+
+@applies(UnitArrivedFromAmbushV1)
+def _unit_arrived_v1(state: T9AState, fact: UnitArrivedFromAmbushV1) -> None:
+    """Logs before issue 11: the applier also counted the arrival as an Advance
+    Move (kept exactly; new logs say it with `T9AMoveCounted`)."""
+    _unit_arrived(state, fact)
+    _move_counted(state, T9AMoveCounted(units=(fact.unit, *fact.members), move="advance"))
 
 
 @applies(AmbushArrivalPostponed)

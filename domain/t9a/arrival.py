@@ -26,7 +26,7 @@ from domain.t9a.placement import (
 from domain.t9a.rules import RULESET, as_t9a
 from domain.t9a.units import T9AState, T9AUnit
 from domain.words import agrees, listed
-from events.t9a import ScoringLost, UnitArrivedFromAmbush
+from events.t9a import ScoringLost, T9AMoveCounted, UnitArrivedFromAmbush
 
 #: AMB-27: arriving in this Game Turn loses Scoring.
 LAST_GAME_TURN = 6
@@ -211,6 +211,7 @@ def decide_arrive(d: Decision, cmd: Arrive) -> None:
         facing=cmd.facing, files=arrival.files, ranks=arrival.ranks, game_turn=state.round,
         player=state.active_player, phase=state.phase,
     ))
+    d.emit(T9AMoveCounted(units=(unit.id, *members), move="advance"))
     d.cite("AMB-18", f"{unit.id} arrived and counts as having made an Advance Move")
     if loses_scoring(state.round):
         for arrived in (unit.id, *members):
