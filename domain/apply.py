@@ -47,22 +47,47 @@ F = TypeVar("F", bound=Fact)
 S = TypeVar("S", bound=GameState)
 Applier = Callable[[Any, Any], None]
 
+
+class ApplierTable(dict[type[Fact], Applier]):
+    """The appliers of one module, by fact type: a rule set's wiring table names
+    its module's table (`Wiring.appliers`)."""
+
+    def on(self, fact_type: type[F]) -> Callable[[Callable[[S, F], None]], Callable[[S, F], None]]:
+        """Decorator: the function that applies one fact type."""
+
+        def put(func: Callable[[S, F], None]) -> Callable[[S, F], None]:
+            self[fact_type] = func
+            return func
+
+        return put
+
+
+#: The core facts' appliers (this module's).
+CORE_APPLIERS = ApplierTable()
+applies = CORE_APPLIERS.on
+
+#: Every applier in use: the core's, and each registered rule set's
+#: (`domain.ruleset.register` adds them from its wiring table).
 APPLIERS: dict[type[Fact], Applier] = {}
-
-
-def applies(fact_type: type[F]) -> Callable[[Callable[[S, F], None]], Callable[[S, F], None]]:
-    """Register the function that applies one fact type."""
-
-    def register(func: Callable[[S, F], None]) -> Callable[[S, F], None]:
-        APPLIERS[fact_type] = func
-        return func
-
-    return register
 
 
 def apply(state: GameState, fact: Fact) -> None:
     """Apply one fact to the state in place."""
-    APPLIERS[type(fact)](state, fact)
+    try:
+        applier = APPLIERS[type(fact)]
+    except KeyError:
+        applier = applier_for(type(fact))
+    applier(state, fact)
+
+
+def applier_for(fact_type: type[Fact]) -> Applier:
+    """The applier of a fact type the dispatch table does not hold yet: the known
+    rule sets are registered first (`domain.ruleset.load_rulesets`)."""
+    from domain.ruleset import load_rulesets
+
+    APPLIERS.update(CORE_APPLIERS)
+    load_rulesets()
+    return APPLIERS[fact_type]
 
 
 @applies(SeedSealed)

@@ -11,11 +11,18 @@ back, with exactly their old results, while no new step has been taken since.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any
 
-from pydantic import Field
-
-from domain.commands import JUDGE, META_COMMAND_NAMES, Command, Who
+from domain.commands import (
+    JUDGE,
+    META_COMMAND_NAMES,
+    META_COMMANDS,
+    Command,
+    Consent,
+    RequestRedo,
+    RequestUndo,
+    Ruling,
+)
 from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.state import BOOKKEEPING, UNDO_DEPTH, GameState, StepRef
@@ -31,54 +38,9 @@ from events.undo import (
 )
 from seeds import rule_ids
 
-
-class RequestUndo(Command):
-    """Ask to undo your last `steps` accepted steps."""
-
-    who: ClassVar[Who] = "any"
-    ignores_windows: ClassVar[bool] = True
-    ignores_undo_window: ClassVar[bool] = True
-    after_game_over: ClassVar[bool] = True
-    do: Literal["request_undo"] = "request_undo"
-    steps: int = Field(default=1, ge=1)
+__all__ = ["META_COMMANDS", "Consent", "RequestRedo", "RequestUndo", "Ruling"]
 
 
-class RequestRedo(Command):
-    """Ask to bring back the most recently undone steps."""
-
-    who: ClassVar[Who] = "any"
-    ignores_windows: ClassVar[bool] = True
-    ignores_undo_window: ClassVar[bool] = True
-    after_game_over: ClassVar[bool] = True
-    do: Literal["request_redo"] = "request_redo"
-
-
-class Consent(Command):
-    """Accept or refuse the open undo or redo request."""
-
-    who: ClassVar[Who] = "any"
-    judge_may: ClassVar[bool] = True
-    answers: ClassVar[tuple[str, ...]] = ("undo",)
-    after_game_over: ClassVar[bool] = True
-    do: Literal["consent"] = "consent"
-    accept: bool
-
-
-class Ruling(Command):
-    """A judge's ruling, optionally citing a clause ID and a step."""
-
-    who: ClassVar[Who] = "any"
-    judge_may: ClassVar[bool] = True
-    ignores_windows: ClassVar[bool] = True
-    ignores_undo_window: ClassVar[bool] = True
-    after_game_over: ClassVar[bool] = True
-    do: Literal["ruling"] = "ruling"
-    text: str = Field(min_length=1)
-    clause: str | None = None
-    on_step: int | None = Field(default=None, ge=0)
-
-
-META_COMMANDS: tuple[type[Command], ...] = (RequestUndo, RequestRedo, Consent, Ruling)
 
 
 def keep_undo_depth(d: Decision, command: Command) -> None:

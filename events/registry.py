@@ -6,23 +6,20 @@ from typing import Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
 
-import events.core  # noqa: F401  (registers the core facts)
 from events.base import FACT_TYPES, Fact, legacy_type, upcast
+from events.rule_sets import CORE_FACT_MODULES, RULE_SETS
 
 
-def _load_rule_set_facts() -> None:
-    """Import every rule set's fact module so its facts are registered."""
+def _load_fact_modules() -> None:
+    """Import the core fact modules and every rule set's (`events.rule_sets`): the
+    `@fact` classes they define make up the union."""
     import importlib
 
-    for name in ("t9a", "infinity", "mageknight", "w40k", "undo"):
-        try:
-            importlib.import_module(f"events.{name}")
-        except ModuleNotFoundError as missing:
-            if missing.name != f"events.{name}":
-                raise
+    for module in (*CORE_FACT_MODULES, *(entry.facts_module for entry in RULE_SETS)):
+        importlib.import_module(module)
 
 
-_load_rule_set_facts()
+_load_fact_modules()
 
 AnyFact = Annotated[Union[tuple(FACT_TYPES.values())], Field(discriminator="type")]  # type: ignore[valid-type]  # noqa: UP007
 FACT_ADAPTER: TypeAdapter[Fact] = TypeAdapter(AnyFact)  # type: ignore[arg-type]

@@ -27,10 +27,11 @@ from domain.history import History
 from domain.ruleset import Setup, find_ruleset, first_error
 from domain.state import GameState
 from events.core import Board, TerrainPiece
+from events.rule_sets import RULE_SET_NAMES
 from projections.state_view import state_view
 from replay.service import GameService, Outcome
 
-RULESETS = ("t9a", "infinity-n4", "mageknight-2", "w40k-10")
+RULESETS = RULE_SET_NAMES
 
 
 class Expectation(BaseModel):

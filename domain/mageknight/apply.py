@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.apply import applies
+from domain.apply import ApplierTable
 from domain.mageknight.state import CAPTURED_BY, REMOVED_FROM_GAME, MageKnightState
 from events.mageknight import (
     AbilityUsed,
@@ -34,6 +34,10 @@ from events.mageknight import (
     RiderTokensRemoved,
     TokensRemoved,
 )
+
+#: The appliers of this rule set's facts (named by its wiring table in `rules.py`).
+APPLIERS = ApplierTable()
+applies = APPLIERS.on
 
 
 @applies(ActionAssigned)

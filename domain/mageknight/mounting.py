@@ -12,7 +12,6 @@ from domain.mageknight.commands import MountUp
 from domain.mageknight.dark_riders import check_collector_pair, is_dark_rider
 from domain.mageknight.dial import mk_state
 from domain.mageknight.figures import check_in_contact, on_table
-from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure, MageKnightState
 from events.mageknight import RiderMounted, RiderTokensRemoved
 
@@ -51,7 +50,6 @@ def check_mount_symbols(rider: Figure, mount: Figure) -> None:
         )
 
 
-@RULESET.handle(MountUp)
 def decide_mount(d: Decision, cmd: MountUp) -> None:
     """MNT-82 … MNT-86: the mount special action, assigned to the dismounted rider."""
     state = mk_state(d)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.apply import applies
+from domain.apply import ApplierTable
 from domain.t9a.units import IN_AMBUSH, ArrivalRecord, T9AState
 from events.t9a import (
     AmbushArrivalPostponed,
@@ -19,6 +19,10 @@ from events.t9a import (
     UnitArrivedFromAmbush,
     UnitArrivedFromAmbushV1,
 )
+
+#: The appliers of this rule set's facts (named by its wiring table in `rules.py`).
+APPLIERS = ApplierTable()
+applies = APPLIERS.on
 
 
 @applies(T9AUnitDeployed)

@@ -23,8 +23,7 @@ from domain.t9a.placement import (
     corner_distances,
     corners_in_reach,
 )
-from domain.t9a.rules import RULESET, as_t9a
-from domain.t9a.units import T9AState, T9AUnit
+from domain.t9a.units import T9AState, T9AUnit, as_t9a
 from domain.words import agrees, listed
 from events.t9a import ScoringLost, T9AMoveCounted, UnitArrivedFromAmbush
 
@@ -195,7 +194,6 @@ def arrival_of(unit: T9AUnit, cmd: Arrive) -> Arrival:
     return Arrival(unit, cmd.point, cmd.x, cmd.y, cmd.facing, cmd.files, cmd.ranks)
 
 
-@RULESET.handle(Arrive)
 def decide_arrive(d: Decision, cmd: Arrive) -> None:
     """AMB-18: an arriving unit (and any joined model) is placed and counts as having
     made an Advance Move; in Game Turn 6 it also loses Scoring (AMB-27)."""

@@ -14,8 +14,7 @@ from domain.t9a.commands import Advance, March, Reform
 from domain.t9a.footing import check_formation, check_unit_spacing, check_wholly_on_board
 from domain.t9a.placement import obstacles
 from domain.t9a.rolls import check_start_of_movement_phase
-from domain.t9a.rules import RULESET, as_t9a
-from domain.t9a.units import MoveKind, T9AState, T9AUnit
+from domain.t9a.units import MoveKind, T9AState, T9AUnit, as_t9a
 from domain.words import listed
 from events.t9a import T9AUnitMoved
 
@@ -100,19 +99,16 @@ def move_forwards(d: Decision, unit_id: str, move: MoveKind, distance: float) ->
                      files=unit.files, ranks=unit.ranks, distance=distance))
 
 
-@RULESET.handle(Advance)
 def decide_advance(d: Decision, cmd: Advance) -> None:
     """An Advance Move: straight forwards up to the Advance Rate."""
     move_forwards(d, cmd.unit, "advance", cmd.distance)
 
 
-@RULESET.handle(March)
 def decide_march(d: Decision, cmd: March) -> None:
     """A March Move: straight forwards up to the March Rate."""
     move_forwards(d, cmd.unit, "march", cmd.distance)
 
 
-@RULESET.handle(Reform)
 def decide_reform(d: Decision, cmd: Reform) -> None:
     """A Reform: a new legal formation and facing about the unit's centre."""
     state = as_t9a(d.state)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.apply import applies
+from domain.apply import ApplierTable
 from domain.w40k.state import CostModifier, CpEntry, RollRecord, StratagemUse, W40KState
 from events.w40k import (
     BattleShockRecovered,
@@ -29,6 +29,10 @@ from events.w40k import (
     UnitFought,
     UnitMoved,
 )
+
+#: The appliers of this rule set's facts (named by its wiring table in `rules.py`).
+APPLIERS = ApplierTable()
+applies = APPLIERS.on
 
 
 def _ledger(state: W40KState, entry: CpEntry) -> None:
