@@ -29,6 +29,7 @@ from domain.ruleset import Handler, Ruleset
 from domain.state import GameState
 from domain.turns import CORE_HANDLERS
 from domain.undo import keep_undo_depth
+from domain.windows import WINDOWS
 from events.base import Fact
 from events.core import StepTaken
 
@@ -120,28 +121,15 @@ def check_core(ruleset: Ruleset, state: GameState, command: Command) -> tuple[st
 
 
 def check_allowed_now(ruleset: Ruleset, state: GameState, command: Command) -> None:
-    """CORE: judge, game over, reaction windows, turn, ownership (INPUT passed)."""
+    """CORE: judge, game over and reaction windows (the window machine,
+    `domain.windows`), turn, ownership (INPUT passed)."""
     if command.by == JUDGE and not command.judge_may:
         raise RuleViolation(
             "CORE-JUDGE",
             f"a judge records rulings, answers undo requests and may end the game; it cannot "
             f"{command.do}",
         )
-    if state.finished and not command.after_game_over:
-        raise RuleViolation("CORE-GAME-OVER", "the game is over; no more commands")
-    window = state.reaction_window
-    ignored = command.ignores_undo_window if window is not None and window.kind == "undo" \
-        else command.ignores_windows
-    if window is not None and window.kind not in command.answers and not ignored:
-        raise RuleViolation(
-            "CORE-WINDOW-OPEN",
-            f"a reaction window ({window.kind}) is open; it must be answered first "
-            f"(waiting for: {', '.join(w for w in window.eligible if w not in window.declared)})",
-        )
-    if command.answers and (window is None or window.kind not in command.answers):
-        raise RuleViolation(
-            "CORE-NO-WINDOW", f"{command.do!r} answers a reaction window, and none is open"
-        )
+    WINDOWS.check_issue(state, command)
     if command.who == "active" and command.by != state.active_player:
         raise RuleViolation(
             "CORE-NOT-YOUR-TURN",

@@ -26,7 +26,7 @@ from domain.commands import (
 from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.state import BOOKKEEPING, UNDO_DEPTH, GameState, StepRef
-from domain.windows import open_window
+from domain.windows import WINDOWS, open_window
 from events.core import DiceRolled, ReactionDeclared, ReactionWindowClosed
 from events.undo import (
     RedoStackCleared,
@@ -110,10 +110,9 @@ def check_not_refused(group: list[StepRef], refused: list[int], action: str) -> 
 
 
 def check_requester(d: Decision, command: Command) -> None:
-    """Only one request is open at a time (the gate keeps the judge from asking,
-    CORE-JUDGE)."""
-    window = d.state.reaction_window
-    if window is not None and window.kind == "undo":
+    """Only one request is open at a time: the window machine opens no undo window
+    over an undo window (the gate keeps the judge from asking, CORE-JUDGE)."""
+    if not WINDOWS.may_open(d.state, "undo"):
         raise RuleViolation("CORE-UNDO-PENDING", "an undo or redo request is already open")
 
 

@@ -10,8 +10,8 @@ from domain.apply import CORE_APPLIERS
 from domain.commands import CORE_COMMANDS, META_COMMANDS
 from domain.ruleset import find_ruleset
 from events.base import FACT_TYPES
-from events.rule_sets import CORE_FACT_MODULES, RULE_SET_NAMES, RULE_SETS
 from events.registry import FACT_ADAPTER  # noqa: F401  (loads every fact module)
+from events.rule_sets import CORE_FACT_MODULES, RULE_SET_NAMES, RULE_SETS
 
 
 @pytest.mark.parametrize("name", RULE_SET_NAMES)
