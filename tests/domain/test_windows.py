@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from itertools import product
 
-
 import pytest
 
 from domain.commands import Command
