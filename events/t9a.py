@@ -134,8 +134,12 @@ class ScoringLost(Fact):
 
 @fact
 class T9AUnitMoved(Fact):
-    """A unit made a Move: where it ended, in what formation, how far it went."""
+    """A unit made a Move: where it ended, in what formation, how far it went.
 
+    Version 2 has the same fields; the models joined to it moving with it is
+    `T9AMembersMoved`, which follows it."""
+
+    class_version = 2
     type: Literal["T9AUnitMoved"] = "T9AUnitMoved"
     unit: str
     move: MoveKind
@@ -145,6 +149,34 @@ class T9AUnitMoved(Fact):
     files: int
     ranks: int
     distance: float
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> None:
+        """v1 → v2: the same fields (a stored v1 fact is read as its legacy class)."""
+
+
+@legacy
+class T9AUnitMovedV1(T9AUnitMoved):
+    """`T9AUnitMoved` as logs before issue 11 stored it: its applier also moved the
+    models joined to the unit (since v2: `T9AMembersMoved`)."""
+
+    class_version = 1
+
+
+@fact
+class T9AMembersMoved(Fact):
+    """A-AMB-14, AMB-22: the models joined to a unit moved with it (a joined model
+    moves only with its unit); they stand where it does and count as having made
+    its Move."""
+
+    implicit_in_legacy = True
+    type: Literal["T9AMembersMoved"] = "T9AMembersMoved"
+    unit: str
+    members: tuple[str, ...]
+    move: MoveKind
+    x: float
+    y: float
+    facing: float
 
 
 @fact

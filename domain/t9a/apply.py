@@ -11,11 +11,13 @@ from events.t9a import (
     AmbushRollResolved,
     AmbushRollsMade,
     ScoringLost,
+    T9AMembersMoved,
     T9AMoveCounted,
     T9AMovesReset,
     T9ARemovedAsCasualty,
     T9AUnitDeployed,
     T9AUnitMoved,
+    T9AUnitMovedV1,
     UnitArrivedFromAmbush,
     UnitArrivedFromAmbushV1,
 )
@@ -109,11 +111,25 @@ def _unit_moved(state: T9AState, fact: T9AUnitMoved) -> None:
     unit.files, unit.ranks = fact.files, fact.ranks
     unit.moved = fact.move
     unit.advance_moved = fact.move == "advance"
-    for member in state.members_of(fact.unit):
+
+
+@applies(T9AMembersMoved)
+def _members_moved(state: T9AState, fact: T9AMembersMoved) -> None:
+    for member in fact.members:
         joined = state.t9a_unit(member)
         joined.x, joined.y, joined.facing = fact.x, fact.y, fact.facing
         joined.moved = fact.move
-        joined.advance_moved = unit.advance_moved
+        joined.advance_moved = fact.move == "advance"
+
+
+@applies(T9AUnitMovedV1)
+def _unit_moved_v1(state: T9AState, fact: T9AUnitMovedV1) -> None:
+    """Logs before issue 11: the applier also moved the joined models (kept exactly;
+    new logs say it with `T9AMembersMoved`)."""
+    _unit_moved(state, fact)
+    _members_moved(state, T9AMembersMoved(
+        unit=fact.unit, members=state.members_of(fact.unit), move=fact.move, x=fact.x,
+        y=fact.y, facing=fact.facing))
 
 
 @applies(T9AMovesReset)
