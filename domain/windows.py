@@ -20,7 +20,7 @@ from typing import Any, Literal
 from domain.commands import Command
 from domain.decision import Decision
 from domain.errors import RuleViolation
-from domain.machine import GAME_OVER, Cursor, Row, TurnMachine, mermaid
+from domain.machine import GAME_OVER, Cursor, Row, TurnMachine, as_names, mermaid
 from domain.state import GameState
 from events.core import ReactionWindowClosed, ReactionWindowOpened
 
@@ -118,6 +118,9 @@ class WindowMachine(TurnMachine):
         kinds = [row.kind for row in WINDOW_KINDS]
         super().__init__("windows", (PLAY, *kinds), window_rows(),
                          cursor_type=WindowCursor)
+        self._rows_from: dict[tuple[str, str], list[Row]] = {}
+        for row in self.rows:
+            self._rows_from.setdefault((row["trigger"], row["source"]), []).append(row)
 
     def position(self, state: GameState) -> str:
         """The open window's kind; else `game_over` or `play`."""
@@ -129,12 +132,11 @@ class WindowMachine(TurnMachine):
     def check_issue(self, state: GameState, command: Command) -> None:
         """CORE-GAME-OVER, CORE-WINDOW-OPEN, CORE-NO-WINDOW: may this command be
         issued where the game stands?"""
-        if self.allows(state, "issue", command):
+        cursor = WindowCursor(state, command)
+        if self.row_allows(cursor, "issue", self.position(state)):
             return
-        with self.cursor(state, command) as cursor:
-            assert isinstance(cursor, WindowCursor)
-            over, open_ = cursor.is_over_for_it(), not (
-                cursor.answers_it() or cursor.is_let_through())
+        over, open_ = cursor.is_over_for_it(), not (
+            cursor.answers_it() or cursor.is_let_through())
         window = state.reaction_window
         if over:
             raise RuleViolation("CORE-GAME-OVER", "the game is over; no more commands")
@@ -147,6 +149,15 @@ class WindowMachine(TurnMachine):
             )
         raise RuleViolation(
             "CORE-NO-WINDOW", f"{command.do!r} answers a reaction window, and none is open")
+
+    def row_allows(self, cursor: WindowCursor, trigger: str, position: str) -> bool:
+        """Does a row of the table allow `trigger` from `position`, its conditions
+        met? (The table read directly: asking the library costs ~20 µs a command.)"""
+        return any(
+            all(getattr(cursor, name)() for name in as_names(row.get("conditions")))
+            and not any(getattr(cursor, name)() for name in as_names(row.get("unless")))
+            for row in self._rows_from.get((trigger, position), ())
+        )
 
     def may_open(self, state: GameState, kind: str) -> bool:
         """May a window of this kind open where the game stands (opened, or
