@@ -7,7 +7,9 @@ adds its own fields in a subclass; `extra="forbid"` keeps snapshots honest.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+import copy
+from collections.abc import Callable
+from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -46,6 +48,79 @@ class StateModel(BaseModel):
     """Base of every piece of state: mutable, but only declared fields."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=False, allow_inf_nan=False)
+
+    #: Fields a working copy shares with the original: set when the game starts
+    #: and never changed in place by any applier (an undo assigns them anew).
+    shared_fields: ClassVar[frozenset[str]] = frozenset()
+
+    def working_copy(self: M) -> M:
+        """A copy sharing nothing mutable with this one (the decision gate decides on
+        it, so a refused command leaves its caller's state as it was).
+
+        A structural copy, about four times faster than `model_copy(deep=True)`:
+        numbers, strings and frozen models are shared, lists, dicts and state
+        models are copied."""
+        new = _NEW(type(self))
+        shared = self.shared_fields
+        _SET(new, "__dict__", {k: v if type(v) in _ATOMS or k in shared else copied(v)
+                               for k, v in self.__dict__.items()})
+        _SET(new, "__pydantic_fields_set__", set(self.__pydantic_fields_set__))
+        _SET(new, "__pydantic_extra__", None)
+        _SET(new, "__pydantic_private__", None)
+        return new
+
+
+M = TypeVar("M", bound=StateModel)
+_ATOMS = frozenset({int, float, str, bool, type(None)})
+_NEW = object.__new__
+_SET = object.__setattr__
+
+
+def copied(value: Any) -> Any:
+    """`value` with every mutable part copied (see `StateModel.working_copy`)."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    how = _HOW.get(kind)
+    if how is None:
+        how = _HOW[kind] = _how_to_copy(kind)
+    return how(value)
+
+
+def _copied_list(value: list[Any]) -> list[Any]:
+    return [v if type(v) in _ATOMS else copied(v) for v in value]
+
+
+def _copied_dict(value: dict[Any, Any]) -> dict[Any, Any]:
+    return {k: v if type(v) in _ATOMS else copied(v) for k, v in value.items()}
+
+
+def _copied_tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(v if type(v) in _ATOMS else copied(v) for v in value)
+
+
+def _shared(value: Any) -> Any:
+    return value
+
+
+def _how_to_copy(kind: type) -> Callable[[Any], Any]:
+    """How values of this type are copied (decided once per type: `isinstance` on
+    pydantic classes is slow)."""
+    if issubclass(kind, list):
+        return _copied_list
+    if issubclass(kind, dict):
+        return _copied_dict
+    if issubclass(kind, BaseModel) and kind.model_config.get("frozen"):
+        return _shared
+    if issubclass(kind, StateModel):
+        return StateModel.working_copy
+    if issubclass(kind, tuple):
+        return _copied_tuple
+    return copy.deepcopy
+
+
+#: How each type met so far is copied.
+_HOW: dict[type, Callable[[Any], Any]] = {}
 
 
 class UnitState(StateModel):
@@ -103,7 +178,10 @@ class ReactionWindow(StateModel):
 
 
 class StepRef(StateModel):
-    """A game step that can still be undone (or, on the redo stack, redone)."""
+    """A game step that can still be undone (or, on the redo stack, redone).
+    Never changed once made (frozen), so working copies share it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     step: int
     by: str
@@ -140,6 +218,10 @@ class GameState(StateModel):
 
     #: The model each entry of `units` is (rule sets narrow it).
     unit_model: ClassVar[type[UnitState]] = UnitState
+    #: The table, the players and the options (a 40k game's catalogs) are the
+    #: same in every state of a game: a working copy shares them.
+    shared_fields: ClassVar[frozenset[str]] = frozenset(
+        {"board", "terrain", "players", "options"})
 
     ruleset: str
     variant: str | None = None
