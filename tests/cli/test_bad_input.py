@@ -13,17 +13,13 @@ import yaml
 from domain import datafile
 from domain.datafile import MAX_FILE_BYTES, MAX_TEXT
 from replay.service import GameService
-from warledger.cli import main
+from tests.cli_helpers import run_cli, stored_game
 from warledger.script import MAX_STEPS
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 HEAD = "ruleset: t9a\nboard: {width: 72, height: 48}\nplayers: [red, blue]\n"
 
 
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def refused_with_one_line(code: int, err: str, fragment: str) -> None:
@@ -34,10 +30,7 @@ def refused_with_one_line(code: int, err: str, fragment: str) -> None:
 
 @pytest.fixture
 def db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
-    path = str(tmp_path / "w.db")
-    code, _, _ = run_cli(capsys, "run", str(EXAMPLES / "t9a-turns.yaml"), "--db", path)
-    assert code == 0
-    return path
+    return stored_game(tmp_path, capsys)
 
 
 def stored(db: str) -> tuple[int, str]:

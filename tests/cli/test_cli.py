@@ -7,23 +7,16 @@ from pathlib import Path
 import orjson
 import pytest
 
-from warledger.cli import main
+from tests.cli_helpers import run_cli, stored_game
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
 def db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
-    path = str(tmp_path / "w.db")
-    code, _, _ = run_cli(capsys, "run", str(EXAMPLES / "t9a-turns.yaml"), "--db", path)
-    assert code == 0
-    return path
+    return stored_game(tmp_path, capsys)
 
 
 def test_run_json_follows_the_contract(capsys: pytest.CaptureFixture[str]) -> None:
