@@ -43,8 +43,8 @@ from replay.service import (
 from replay.storage import DEFAULT_DB, check_reachable, redact
 from replay.verify import verify_game
 from warledger import cmd_simulate
-from warledger.cmd_stats import register as register_stats
 from warledger.cmd_serve import register as register_serve
+from warledger.cmd_stats import register as register_stats
 from warledger.cmd_viewer import register as register_viewer
 from warledger.script import BeforeStep, Script, load_script, run_script
 
