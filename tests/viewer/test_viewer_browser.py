@@ -155,3 +155,30 @@ def test_seek_to_any_step_of_a_2000_event_game_takes_at_most_100_ms(
     assert max(timings) <= 100, timings
     page.page.keyboard.press("End")
     page.shot("long-game-end")
+
+
+def test_a_simulated_40k_game_opens_steps_and_seeks_quickly(tmp_path: Path, page: Page) -> None:
+    """The viewer on `warledger simulate` output: a complete, random, legal game (its
+    moves, stratagems, undos and result), stepped to the end and seeked at random."""
+    from warledger.simulate import simulate_game
+
+    service = GameService(":memory:")
+    game_id = simulate_game(service, "w40k-10", 7, 0, steps=900)
+    events = service.stored_events(game_id)
+    html = tmp_path / "simulated.html"
+    html.write_text(viewer_html(events), encoding="utf-8")
+    assert len(events) > 1000
+
+    page.open(html)
+    page.page.keyboard.press("End")
+    assert page.step() == events[-1].step
+    timings: list[Any] = page.page.evaluate("""() => {
+        const n = document.querySelectorAll('#log li').length, out = [];
+        for (let k = 0; k < 20; k++) {
+            const i = (k * 7919) % n, t = performance.now();
+            window.warledgerSeek(i); out.push(performance.now() - t);
+        }
+        return out;
+    }""")
+    assert max(timings) <= 100, timings
+    assert page.page.locator("#timeline .mark.stratagem").count() > 0
