@@ -191,26 +191,34 @@ def bench_replay(folder: Path, events: int) -> dict[str, float]:
 
 
 # -- 3. time travel ---------------------------------------------------------------
-def bench_time_travel(folder: Path, sizes: list[int]) -> dict[int, float]:
-    service = GameService(str(folder / "travel.db"))
-    game_id = service.start(SETUP)
-    game = service.load(game_id)
-    now = datetime.now(UTC)
+def grow_game(service: GameService, game_id: UUID, events: int) -> None:
+    """Record plain steps (a `next_phase` that leaves the phase as it is) until the game
+    has `events` events, snapshots taken as usual: a long game cheaply."""
     from domain.apply import apply
     from events.core import PhaseStarted, StepTaken
 
+    game = service.load(game_id)
+    now = datetime.now(UTC)
+    while game.version < events:
+        player = game.state.active_player
+        facts = [StepTaken(step=game.state.step + 1, by=player,
+                           command={"do": "next_phase", "by": player}),
+                 PhaseStarted(round=game.state.round, active_player=player,
+                              phase=game.state.phase)]
+        for fact in facts:
+            apply(game.state, fact)
+        game.record(facts, now, step=game.state.step)
+        first = game.pending[0].originator_version
+        service.save(game)
+        service._snapshot_if_due(game, first)
+
+
+def bench_time_travel(folder: Path, sizes: list[int]) -> dict[int, float]:
+    service = GameService(str(folder / "travel.db"))
+    game_id = service.start(SETUP)
     results = {}
     for size in sizes:
-        while game.version < size:
-            facts = [StepTaken(step=game.state.step + 1, by="red",
-                               command={"do": "x", "by": "red"}),
-                     PhaseStarted(round=1, active_player="red", phase="command")]
-            for fact in facts:
-                apply(game.state, fact)
-            game.record(facts, now, step=game.state.step)
-            first = game.pending[0].originator_version
-            service.save(game)
-            service._snapshot_if_due(game, first)
+        grow_game(service, game_id, size)
         samples = [timed(lambda v=v: service.game_at(game_id, version=v))
                    for v in range(size - 150, size, 3)]
         results[size] = statistics.median(samples) * 1e3

@@ -19,15 +19,13 @@ import os
 import sqlite3
 import tempfile
 import zlib
-from datetime import UTC, datetime
 from pathlib import Path
 from uuid import UUID
 
 import yaml
 
 from bench.commands import EXAMPLES
-from domain.apply import apply
-from events.core import PhaseStarted, StepTaken
+from bench.run import grow_game
 from replay.service import GameService
 from warledger.script import parse_script, run_script
 
@@ -45,20 +43,7 @@ def largest_examples() -> dict[str, Path]:
 def grown_game(db: Path, script_path: Path, events: int) -> None:
     service = GameService(str(db))
     result = run_script(service, parse_script(yaml.safe_load(script_path.read_text())))
-    game = service.load(UUID(result["game_id"]))
-    now = datetime.now(UTC)
-    while game.version < events:
-        player = game.state.active_player
-        facts = [StepTaken(step=game.state.step + 1, by=player,
-                           command={"do": "next_phase", "by": player}),
-                 PhaseStarted(round=game.state.round, active_player=player,
-                              phase=game.state.phase)]
-        for fact in facts:
-            apply(game.state, fact)
-        game.record(facts, now, step=game.state.step)
-        first = game.pending[0].originator_version
-        service.save(game)
-        service._snapshot_if_due(game, first)
+    grow_game(service, UUID(result["game_id"]), events)
     service.close()
 
 

@@ -19,31 +19,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from uuid import UUID
 
-from bench.run import SETUP
-from domain.apply import apply
-from events.core import PhaseStarted, StepTaken
+from bench.run import SETUP, grow_game
 from replay.service import GameService
-
-
-def grow(service: GameService, game_id: UUID, events: int) -> None:
-    """Record plain steps until the game has `events` events (snapshots as usual)."""
-    game = service.load(game_id)
-    now = datetime.now(UTC)
-    while game.version < events:
-        player = game.state.active_player
-        facts = [StepTaken(step=game.state.step + 1, by=player,
-                           command={"do": "next_phase", "by": player}),
-                 PhaseStarted(round=1, active_player=player, phase="command")]
-        for fact in facts:
-            apply(game.state, fact)
-        game.record(facts, now, step=game.state.step)
-        first = game.pending[0].originator_version
-        service.save(game)
-        service._snapshot_if_due(game, first)
 
 
 def timed_undo(service: GameService, game_id: UUID) -> float:
@@ -67,7 +47,7 @@ def bench_undo(folder: Path, sizes: list[int], repeat: int = 7) -> dict[int, lis
     for size in sizes:
         samples = []
         for i in range(repeat):
-            grow(service, game_id, size + 10 * i)
+            grow_game(service, game_id, size + 10 * i)
             service._cache.clear()
             samples.append(timed_undo(service, game_id))
         found[size] = samples
