@@ -23,8 +23,9 @@ from importlib import resources
 from itertools import groupby
 from typing import Any
 
+from shapely.geometry import LineString
+
 from domain.game import Game
-from domain.ruleset import find_ruleset
 from domain.state import GameState
 from events.core import (
     DiceRolled,
@@ -124,9 +125,10 @@ def viewer_game(events: Sequence[GameEvent], as_player: str | None = None,
     """The viewer's data for a game, for everyone or as one player may know it."""
     events = list(events)
     first = Game.from_first_event(events[0])
-    final = final_state(events)
-    if as_player is not None and final.finished and find_ruleset(final.ruleset) \
-            .reveals_at_game_end:
+    # Only a player's view of a rule set whose secrets open at the end needs to know
+    # how the game stands at its last event (a replay of its own).
+    if as_player is not None and first.ruleset.reveals_at_game_end \
+            and final_state(events).finished:
         note = "The game is over: its Private Information is open, so this is the full view."
         as_player = None
     else:
@@ -200,7 +202,6 @@ class FrameBuilder:
         self.layers_seen: set[str] = set()
         self.groups_seen: dict[str, set[str]] = {}
         self.drawn: dict[str, str] = {}
-        self.places: dict[str, tuple[float, float] | None] = {}
 
     def frames(self, events: Sequence[GameEvent]) -> Iterator[dict[str, Any]]:
         visible = list(events) if self.as_player is None else list(
@@ -349,8 +350,6 @@ def markers_of(shown: Sequence[GameEvent], before: GameState | None,
 
 def moves(before: GameState, after: GameState) -> Iterable[Overlay]:
     """A line from where each unit stood to where it stands now (the step's movement)."""
-    from shapely.geometry import LineString
-
     for unit_id, unit in after.units.items():
         old = before.units.get(unit_id)
         if old is None or unit.x is None or unit.y is None or old.x is None or old.y is None:
