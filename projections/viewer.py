@@ -54,7 +54,6 @@ from projections.render import (
     terrain_labels,
     unit_drawings,
 )
-from projections.state_view import can_see
 from replay.audit import UNDO_TALK as AUDIT_TALK
 from replay.audit import AuditEntry, audit_entries
 from replay.export import hidden_from, seen_by
@@ -246,9 +245,8 @@ class FrameBuilder:
             overlays = [*overlays_for(before, command), *moves(before, after)]
         placer = LabelPlacer(self.frame)
         placer.taken = list(self.base.taken)
-        units = unit_drawings(self.frame, after, placer, self.colours,
-                              [u for u in after.units.values()
-                               if can_see(u.owner, u.conditions, self.as_player)])
+        # `after` is already the state as this viewer may know it (`seen_state`).
+        units = unit_drawings(self.frame, after, placer, self.colours)
         drawn = overlay_drawings(self.frame, overlays, placer)
         for item in overlays:
             if not item.note:
