@@ -28,32 +28,66 @@ from events.core import (
     ReactionDeclared,
     ReactionWindowClosed,
     ReactionWindowOpened,
+    ReactionWindowOpenedV1,
     SeedSealed,
     StepTaken,
+    StepTakenV1,
     UnitFielded,
 )
-from events.undo import RequestRefused, RulingRecorded, StepsRedone, StepsUndone
+from events.undo import (
+    RedoStackCleared,
+    RequestRefused,
+    RulingRecorded,
+    StepsRedone,
+    StepsSettled,
+    StepsUndone,
+)
 
 F = TypeVar("F", bound=Fact)
 S = TypeVar("S", bound=GameState)
 Applier = Callable[[Any, Any], None]
 
+
+class ApplierTable(dict[type[Fact], Applier]):
+    """The appliers of one module, by fact type: a rule set's wiring table names
+    its module's table (`Wiring.appliers`)."""
+
+    def on(self, fact_type: type[F]) -> Callable[[Callable[[S, F], None]], Callable[[S, F], None]]:
+        """Decorator: the function that applies one fact type."""
+
+        def put(func: Callable[[S, F], None]) -> Callable[[S, F], None]:
+            self[fact_type] = func
+            return func
+
+        return put
+
+
+#: The core facts' appliers (this module's).
+CORE_APPLIERS = ApplierTable()
+applies = CORE_APPLIERS.on
+
+#: Every applier in use: the core's, and each registered rule set's
+#: (`domain.ruleset.register` adds them from its wiring table).
 APPLIERS: dict[type[Fact], Applier] = {}
-
-
-def applies(fact_type: type[F]) -> Callable[[Callable[[S, F], None]], Callable[[S, F], None]]:
-    """Register the function that applies one fact type."""
-
-    def register(func: Callable[[S, F], None]) -> Callable[[S, F], None]:
-        APPLIERS[fact_type] = func
-        return func
-
-    return register
 
 
 def apply(state: GameState, fact: Fact) -> None:
     """Apply one fact to the state in place."""
-    APPLIERS[type(fact)](state, fact)
+    try:
+        applier = APPLIERS[type(fact)]
+    except KeyError:
+        applier = applier_for(type(fact))
+    applier(state, fact)
+
+
+def applier_for(fact_type: type[Fact]) -> Applier:
+    """The applier of a fact type the dispatch table does not hold yet: the known
+    rule sets are registered first (`domain.ruleset.load_rulesets`)."""
+    from domain.ruleset import load_rulesets
+
+    APPLIERS.update(CORE_APPLIERS)
+    load_rulesets()
+    return APPLIERS[fact_type]
 
 
 @applies(SeedSealed)
@@ -63,10 +97,31 @@ def _seed_sealed(state: GameState, fact: SeedSealed) -> None:
 
 @applies(StepTaken)
 def _step_taken(state: GameState, fact: StepTaken) -> None:
+    """The step is taken; a step of play (not an undo request, answer or ruling:
+    those are about steps) joins the steps that can be undone."""
     state.step = fact.step
     name = str(fact.command.get("do"))
     if name not in META_COMMAND_NAMES:
         state.live_steps.append(StepRef(step=fact.step, by=fact.by, do=name))
+
+
+@applies(StepsSettled)
+def _steps_settled(state: GameState, fact: StepsSettled) -> None:
+    state.live_steps = [ref for ref in state.live_steps if ref.step not in fact.steps]
+
+
+@applies(RedoStackCleared)
+def _redo_stack_cleared(state: GameState, fact: RedoStackCleared) -> None:
+    state.redo_stack = []
+
+
+@applies(StepTakenV1)
+def _step_taken_v1(state: GameState, fact: StepTakenV1) -> None:
+    """Logs before issue 11: the applier also decided the undo depth and the redo
+    stack (kept exactly, so those logs replay as they did; new logs say it with
+    `StepsSettled` and `RedoStackCleared`, decided in `domain.gate`)."""
+    _step_taken(state, fact)
+    if str(fact.command.get("do")) not in META_COMMAND_NAMES:
         if len(state.live_steps) > UNDO_DEPTH:
             del state.live_steps[0]
         if state.redo_stack:
@@ -101,7 +156,20 @@ def _clause_applied(state: GameState, fact: ClauseApplied) -> None:
 
 @applies(ReactionWindowOpened)
 def _window_opened(state: GameState, fact: ReactionWindowOpened) -> None:
-    """An undo window suspends any window already open; others replace it."""
+    """The new window holds the one open before it (suspended), which reopens
+    when the new one closes."""
+    state.reaction_window = ReactionWindow(
+        kind=fact.kind,
+        eligible=list(fact.eligible),
+        context=dict(fact.context),
+        suspended=state.reaction_window,
+    )
+
+
+@applies(ReactionWindowOpenedV1)
+def _window_opened_v1(state: GameState, fact: ReactionWindowOpenedV1) -> None:
+    """Logs before issue 11: only an undo window suspended the open one; any other
+    replaced it (kept exactly; new logs close a replaced window first)."""
     state.reaction_window = ReactionWindow(
         kind=fact.kind,
         eligible=list(fact.eligible),

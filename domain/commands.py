@@ -88,5 +88,55 @@ class EndGame(Ending):
 
 CORE_COMMANDS: tuple[type[Command], ...] = (NextPhase, EndTurn, EndGame)
 
+
+# -- contested moves (decided in domain.undo) ------------------------------------
+class RequestUndo(Command):
+    """Ask to undo your last `steps` accepted steps."""
+
+    who: ClassVar[Who] = "any"
+    ignores_windows: ClassVar[bool] = True
+    ignores_undo_window: ClassVar[bool] = True
+    after_game_over: ClassVar[bool] = True
+    do: Literal["request_undo"] = "request_undo"
+    steps: int = Field(default=1, ge=1)
+
+
+class RequestRedo(Command):
+    """Ask to bring back the most recently undone steps."""
+
+    who: ClassVar[Who] = "any"
+    ignores_windows: ClassVar[bool] = True
+    ignores_undo_window: ClassVar[bool] = True
+    after_game_over: ClassVar[bool] = True
+    do: Literal["request_redo"] = "request_redo"
+
+
+class Consent(Command):
+    """Accept or refuse the open undo or redo request, or a proposed result."""
+
+    who: ClassVar[Who] = "any"
+    judge_may: ClassVar[bool] = True
+    answers: ClassVar[tuple[str, ...]] = ("undo", "result")
+    after_game_over: ClassVar[bool] = True
+    do: Literal["consent"] = "consent"
+    accept: bool
+
+
+class Ruling(Command):
+    """A judge's ruling, optionally citing a clause ID and a step."""
+
+    who: ClassVar[Who] = "any"
+    judge_may: ClassVar[bool] = True
+    ignores_windows: ClassVar[bool] = True
+    ignores_undo_window: ClassVar[bool] = True
+    after_game_over: ClassVar[bool] = True
+    do: Literal["ruling"] = "ruling"
+    text: str = Field(min_length=1)
+    clause: str | None = None
+    on_step: int | None = Field(default=None, ge=0)
+
+
 #: Contested-move commands (domain.undo): allowed in every phase, never undoable.
-META_COMMAND_NAMES = ("request_undo", "request_redo", "consent", "ruling")
+META_COMMANDS: tuple[type[Command], ...] = (RequestUndo, RequestRedo, Consent, Ruling)
+META_COMMAND_NAMES = tuple(c.model_fields["do"].default for c in META_COMMANDS)
+

@@ -1,23 +1,53 @@
 """A decision in progress: the working state, the dice, and the facts so far.
 
 Rule code reads `d.state` and calls `d.emit(fact)`; each fact is applied to
-the working state at once, so later checks in the same decision see it. If the
-decision is refused, the caller throws the working state away.
+the working state at once, so later checks in the same decision see it. The
+working state is the gate's own copy (`domain.gate.settle`): a refusal leaves
+the caller's state as it was.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from domain.apply import apply
 from domain.dice import DiceSource
 from domain.history import History, NoHistory
+from domain.machine import TurnMachine
 from domain.state import GameState
 from events.base import Fact
 from events.core import ClauseApplied, DiceRolled
 
-if TYPE_CHECKING:
-    from domain.ruleset import Ruleset
+
+class Rules(Protocol):
+    """What a decision asks of its rule set (`domain.ruleset.Ruleset` is one): the
+    turn machine, the last round, and the hooks around phases, turns and the game's end.
+    (A protocol, so that this module needs no import of the rule-set module.)"""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def machine(self) -> TurnMachine: ...
+
+    @property
+    def last_round(self) -> int: ...
+
+    def on_phase_start(self, d: Decision) -> None: ...
+
+    def on_phase_end(self, d: Decision) -> None: ...
+
+    def on_turn_end(self, d: Decision) -> None: ...
+
+    def on_game_end(self, d: Decision) -> None: ...
+
+    @property
+    def result_points_max(self) -> int: ...
+
+    @property
+    def result_points_name(self) -> str: ...
+
+    def result_points(self, state: GameState) -> dict[str, int] | None: ...
 
 
 class Decision:
@@ -25,7 +55,7 @@ class Decision:
 
     def __init__(
         self,
-        ruleset: Ruleset,
+        ruleset: Rules,
         state: GameState,
         dice: DiceSource,
         history: History | None = None,

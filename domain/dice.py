@@ -130,6 +130,21 @@ class DiceSource:
         self.next_index += count
         return values, "digital", first
 
+    def check_fit(self) -> None:
+        """INPUT, before anything is decided: physical dice given with a step are
+        faces of a die (1 or more), and none are given while undone dice are queued
+        (those come first, so a step's own dice would let a player re-roll)."""
+        if self.physical is None:
+            return
+        if self.physical and self.reusable:
+            raise InputError(
+                f"{len(self.reusable)} dice of undone steps are queued and are used first; "
+                "this step may not supply dice of its own"
+            )
+        for value in self.physical:
+            if value < 1:
+                raise InputError(f"a die cannot show {value}")
+
     def check_all_used(self) -> None:
         """Refuse a step that supplied more physical dice than it rolled."""
         if self.physical:

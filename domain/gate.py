@@ -1,16 +1,20 @@
-"""The decision gate: three questions, three kinds of answer.
+"""The decision gate: three gates, passed in order, then facts.
 
-1. Is the step well formed? (`INPUT`)
-2. Is it allowed now: game over, reaction window, turn, ownership, phase? (`CORE-*`)
-3. Is it legal with these arguments? (the rule set's handler; a clause ID)
+1. INPUT: is the step well formed? Its values can be stored, its player and
+   units exist, its physical dice can be dice (`check_input`).
+2. CORE: is it allowed now? Game over, reaction window, turn, ownership, and
+   the rule set's machine (`check_core`; `CORE-*`).
+3. The clauses: the rule set's handler checks them (a clause ID) and emits the
+   facts, each applied at once to a working copy of the state that the gate
+   owns.
 
-`decide` returns the facts of an accepted command, starting with `StepTaken`,
-or raises `RuleViolation`. It works on the state it is given, which the caller
-must discard if the command is refused.
+`decide` never changes its caller's state: a refused command writes nothing,
+and an accepted one's facts lead to `settle(...).state`, a new state.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -24,8 +28,18 @@ from domain.limits import first_out_of_range, out_of_range_message
 from domain.ruleset import Handler, Ruleset
 from domain.state import GameState
 from domain.turns import CORE_HANDLERS
+from domain.undo import keep_undo_depth
+from domain.windows import WINDOWS
 from events.base import Fact
 from events.core import StepTaken
+
+
+@dataclass(frozen=True)
+class Decided:
+    """An accepted command: its facts, and the new state they lead to."""
+
+    facts: list[Fact]
+    state: GameState
 
 
 def decide(
@@ -35,10 +49,24 @@ def decide(
     dice: DiceSource,
     history: History | None = None,
 ) -> list[Fact]:
-    """Decide one command: the facts it produces, or a `RuleViolation`."""
-    check_storable(command)
-    check_allowed_now(ruleset, state, command)
-    d = Decision(ruleset, state, dice, history)
+    """Decide one command: the facts it produces, or a `RuleViolation`.
+
+    `state` is only read; `settle` also gives the state the facts lead to."""
+    return settle(ruleset, state, command, dice, history).facts
+
+
+def settle(
+    ruleset: Ruleset,
+    state: GameState,
+    command: Command,
+    dice: DiceSource,
+    history: History | None = None,
+) -> Decided:
+    """Pass the three gates in order; then the facts, applied to a working copy."""
+    check_input(state, command, dice)
+    dest, handler = check_core(ruleset, state, command)
+    d = Decision(ruleset, state.working_copy(), dice, history)
+    d.dest = dest
     d.emit(
         StepTaken(
             step=state.step + 1,
@@ -47,19 +75,25 @@ def decide(
             dice=tuple(dice.physical) if dice.physical is not None else None,
         )
     )
-    d.dest = state.phase if state.finished else ruleset.machine.fire(state, command.do, command)
-    handler: Handler | None = CORE_HANDLERS.get(type(command)) or ruleset.handlers.get(
-        type(command)
-    )
-    if handler is None:
-        raise RuleViolation("CORE-PHASE", f"{command.do!r} has no rules yet in {ruleset.name}")
+    keep_undo_depth(d, command)
     handler(d, command)
     dice.check_all_used()
-    return d.facts
+    return Decided(d.facts, d.state)
+
+
+def check_input(state: GameState, command: Command, dice: DiceSource) -> None:
+    """Gate 1 (INPUT): the values can be stored, the player and the units named
+    exist, and the physical dice given can be dice."""
+    check_storable(command)
+    if command.by not in state.players and command.by != JUDGE:
+        raise InputError(f"{command.by!r} is not a player in this game")
+    for unit_id in command.ordered_units():
+        state.unit(unit_id)
+    dice.check_fit()
 
 
 def check_storable(command: Command) -> None:
-    """Gate 1 (INPUT): every value of the command can be stored and hashed as JSON
+    """INPUT: every value of the command can be stored and hashed as JSON
     (whole numbers fit in 64 bits; no infinities or NaN), and no length or angle
     is beyond what a table holds (`domain.limits`)."""
     record = command.record()
@@ -72,31 +106,30 @@ def check_storable(command: Command) -> None:
         raise InputError(out_of_range_message(found))
 
 
+def check_core(ruleset: Ruleset, state: GameState, command: Command) -> tuple[str, Handler]:
+    """Gate 2 (CORE): the command may be issued now, by this player, for these
+    units, and the machine allows it. Returns the phase it leads to and the
+    handler that checks its clauses."""
+    check_allowed_now(ruleset, state, command)
+    dest = state.phase if state.finished else ruleset.machine.fire(state, command.do, command)
+    handler: Handler | None = CORE_HANDLERS.get(type(command)) or ruleset.handlers.get(
+        type(command)
+    )
+    if handler is None:
+        raise RuleViolation("CORE-PHASE", f"{command.do!r} has no rules yet in {ruleset.name}")
+    return dest, handler
+
+
 def check_allowed_now(ruleset: Ruleset, state: GameState, command: Command) -> None:
-    """Gate 2: the command may be issued now, by this player, for these units."""
-    if command.by not in state.players and command.by != JUDGE:
-        raise InputError(f"{command.by!r} is not a player in this game")
+    """CORE: judge, game over and reaction windows (the window machine,
+    `domain.windows`), turn, ownership (INPUT passed)."""
     if command.by == JUDGE and not command.judge_may:
         raise RuleViolation(
             "CORE-JUDGE",
             f"a judge records rulings, answers undo requests and may end the game; it cannot "
             f"{command.do}",
         )
-    if state.finished and not command.after_game_over:
-        raise RuleViolation("CORE-GAME-OVER", "the game is over; no more commands")
-    window = state.reaction_window
-    ignored = command.ignores_undo_window if window is not None and window.kind == "undo" \
-        else command.ignores_windows
-    if window is not None and window.kind not in command.answers and not ignored:
-        raise RuleViolation(
-            "CORE-WINDOW-OPEN",
-            f"a reaction window ({window.kind}) is open; it must be answered first "
-            f"(waiting for: {', '.join(w for w in window.eligible if w not in window.declared)})",
-        )
-    if command.answers and (window is None or window.kind not in command.answers):
-        raise RuleViolation(
-            "CORE-NO-WINDOW", f"{command.do!r} answers a reaction window, and none is open"
-        )
+    WINDOWS.check_issue(state, command)
     if command.who == "active" and command.by != state.active_player:
         raise RuleViolation(
             "CORE-NOT-YOUR-TURN",
@@ -136,7 +169,7 @@ def preview(
         0, state.dice_index, physical=dice, reusable=state.reusable_dice)
     try:
         command = ruleset.parse_command(data)
-        decide(ruleset, state.model_copy(deep=True), command, source, history)
+        decide(ruleset, state, command, source, history)
     except RuleViolation as refusal:
         return refusal.rule, f"would be refused: {refusal.rule}: {refusal.message}"
     except _PreviewRolls:

@@ -10,12 +10,15 @@ end-of-phase and end-of-game hooks. The shared decision gate is in
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from domain.commands import CORE_COMMANDS, Command
+from domain.apply import Applier
+from domain.commands import CORE_COMMANDS, META_COMMANDS, Command
 from domain.datafile import JSON_TYPES, read_as, shape_problem
 from domain.decision import Decision
 from domain.errors import InputError, ScriptError
@@ -23,12 +26,38 @@ from domain.geometry import is_wholly_on_board, polygon_problem
 from domain.limits import first_out_of_range, out_of_range_message
 from domain.machine import TurnMachine
 from domain.state import GameState
-from domain.undo import META_COMMANDS
 from events.base import Fact
 from events.core import Board, GameStarted, TerrainPiece, UnitFielded
 from events.results import GameMetadata
+from events.rule_sets import RULE_SETS
 
 Handler = Callable[[Decision, Any], None]
+
+
+@dataclass(frozen=True)
+class Wiring:
+    """A rule set's wiring table: everything that plugs it into the core, named in
+    one place (`domain/<package>/rules.py`), with no registration on import."""
+
+    #: The function deciding each command type (besides the core ones).
+    handlers: Mapping[type[Command], Handler]
+    #: The function applying each of its fact types (`domain.apply.ApplierTable`).
+    appliers: Mapping[type[Fact], Applier]
+    #: Its fact types (`events/<package>.py`; legacy classes included).
+    facts: tuple[type[Fact], ...]
+    #: `module:function` drawing its board overlays (projections import the domain,
+    #: never the other way, so the table names it; `projections.overlays`).
+    overlays: str | None = None
+
+
+def facts_of(module: ModuleType) -> tuple[type[Fact], ...]:
+    """The fact classes a facts module defines (its current and legacy ones)."""
+    return tuple(
+        value for value in vars(module).values()
+        if isinstance(value, type) and issubclass(value, Fact)
+        and value.__module__ == module.__name__ and "type" in value.model_fields
+        and isinstance(value.model_fields["type"].default, str)
+    )
 
 
 class Setup(BaseModel):
@@ -75,8 +104,12 @@ class Ruleset:
     result_points_max: ClassVar[int] = 10_000
     result_points_name: ClassVar[str] = "points"
 
+    #: The wiring table (None: a rule set that registers its handlers itself).
+    wiring: ClassVar[Wiring | None] = None
+
     def __init__(self) -> None:
-        self.handlers: dict[type[Command], Handler] = {}
+        self.handlers: dict[type[Command], Handler] = dict(
+            self.wiring.handlers if self.wiring is not None else {})
         self.command_types: dict[str, type[Command]] = {
             c.model_fields["do"].default: c
             for c in (*CORE_COMMANDS, *META_COMMANDS, *self.commands)
@@ -277,7 +310,17 @@ ALIASES: dict[str, str] = {}
 
 
 def register(ruleset: Ruleset, *aliases: str) -> Ruleset:
-    """Add a rule set to the registry under its name and aliases."""
+    """Add a rule set to the registry under its name and aliases, and its appliers
+    to the dispatch table (a fact type two rule sets apply differently is an error)."""
+    from domain.apply import APPLIERS, CORE_APPLIERS
+
+    appliers = dict(ruleset.wiring.appliers) if ruleset.wiring is not None else {}
+    for fact_type, func in appliers.items():
+        other = APPLIERS.get(fact_type)
+        if other is not None and other is not func:
+            raise TypeError(f"{fact_type.__name__} is applied by two rule sets")
+    APPLIERS.update(CORE_APPLIERS)
+    APPLIERS.update(appliers)
     RULESETS[ruleset.name] = ruleset
     for alias in aliases:
         ALIASES[alias] = ruleset.name
@@ -294,9 +337,15 @@ def find_ruleset(name: str) -> Ruleset:
     return RULESETS[key]
 
 
-def load_rulesets(names: Sequence[str] = ("t9a", "infinity", "mageknight", "w40k")) -> None:
-    """Import the rule-set packages so they register themselves."""
+def load_rulesets(names: Sequence[str] | None = None) -> None:
+    """Register the rule sets of `events.rule_sets` (all, or those named): each
+    rules module's `RULES`, with its aliases. Rule sets made elsewhere (tests,
+    benchmarks) are registered by calling `register`."""
     import importlib
 
-    for name in names:
-        importlib.import_module(f"domain.{name}")
+    for entry in RULE_SETS:
+        if entry.name in RULESETS or (names is not None and entry.name not in names
+                                      and entry.package not in names):
+            continue
+        ruleset = importlib.import_module(entry.rules_module).RULES
+        register(ruleset, *entry.aliases)

@@ -7,7 +7,10 @@ adds its own fields in a subclass; `extra="forbid"` keeps snapshots honest.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+import copy
+from collections.abc import Callable
+from types import UnionType
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin
 
 from pydantic import (
     BaseModel,
@@ -46,6 +49,113 @@ class StateModel(BaseModel):
     """Base of every piece of state: mutable, but only declared fields."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=False, allow_inf_nan=False)
+
+    #: Fields a working copy shares with the original: set when the game starts
+    #: and never changed in place by any applier (an undo assigns them anew).
+    shared_fields: ClassVar[frozenset[str]] = frozenset()
+
+    def working_copy(self: M) -> M:
+        """A copy sharing nothing mutable with this one (the decision gate decides on
+        it, so a refused command leaves its caller's state as it was).
+
+        A structural copy, about ten times faster than `model_copy(deep=True)`:
+        numbers, strings, tuples of them and frozen models are shared; lists, dicts
+        and state models are copied. Which fields can hold something mutable is
+        read from the class's annotations once (`_mutable_fields`)."""
+        new = _NEW(type(self))
+        values = dict(self.__dict__)
+        for name in _mutable_fields(type(self)):
+            value = values[name]
+            if type(value) not in _ATOMS:
+                values[name] = copied(value)
+        _SET(new, "__dict__", values)
+        _SET(new, "__pydantic_fields_set__", set(self.__pydantic_fields_set__))
+        _SET(new, "__pydantic_extra__", None)
+        _SET(new, "__pydantic_private__", None)
+        return new
+
+
+M = TypeVar("M", bound=StateModel)
+_ATOMS = frozenset({int, float, str, bool, type(None)})
+_NEW = object.__new__
+_SET = object.__setattr__
+
+
+def copied(value: Any) -> Any:
+    """`value` with every mutable part copied (see `StateModel.working_copy`)."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    how = _HOW.get(kind)
+    if how is None:
+        how = _HOW[kind] = _how_to_copy(kind)
+    return how(value)
+
+
+def _copied_list(value: list[Any]) -> list[Any]:
+    return [v if type(v) in _ATOMS else copied(v) for v in value]
+
+
+def _copied_dict(value: dict[Any, Any]) -> dict[Any, Any]:
+    return {k: v if type(v) in _ATOMS else copied(v) for k, v in value.items()}
+
+
+def _copied_tuple(value: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(v if type(v) in _ATOMS else copied(v) for v in value)
+
+
+def _shared(value: Any) -> Any:
+    return value
+
+
+def _how_to_copy(kind: type) -> Callable[[Any], Any]:
+    """How values of this type are copied (decided once per type: `isinstance` on
+    pydantic classes is slow)."""
+    if issubclass(kind, list):
+        return _copied_list
+    if issubclass(kind, dict):
+        return _copied_dict
+    if issubclass(kind, BaseModel) and kind.model_config.get("frozen"):
+        return _shared
+    if issubclass(kind, StateModel):
+        return StateModel.working_copy
+    if issubclass(kind, tuple):
+        return _copied_tuple
+    return copy.deepcopy
+
+
+#: How each type met so far is copied.
+_HOW: dict[type, Callable[[Any], Any]] = {}
+#: Per state class, the fields whose values may need a copy.
+_MUTABLE: dict[type, tuple[str, ...]] = {}
+_ATOM_TYPES: frozenset[Any] = frozenset({int, float, str, bool, type(None)})
+
+
+def _mutable_fields(kind: type[StateModel]) -> tuple[str, ...]:
+    """The fields of `kind` that are not shared (`shared_fields`) and whose
+    annotation allows a mutable value (anything but atoms, tuples of atoms,
+    literals and frozen models)."""
+    found = _MUTABLE.get(kind)
+    if found is None:
+        found = _MUTABLE[kind] = tuple(
+            name for name, info in kind.model_fields.items()
+            if name not in kind.shared_fields and not _immutable(info.annotation))
+    return found
+
+
+def _immutable(annotation: Any) -> bool:
+    """Does this annotation admit only values that are never changed in place?"""
+    if annotation in _ATOM_TYPES:
+        return True
+    origin = get_origin(annotation)
+    if origin is Literal:
+        return True
+    if origin in (Union, UnionType, tuple):
+        return all(arg is Ellipsis or _immutable(arg) for arg in get_args(annotation))
+    if origin is Annotated:
+        return _immutable(get_args(annotation)[0])
+    return (isinstance(annotation, type) and issubclass(annotation, BaseModel)
+            and bool(annotation.model_config.get("frozen")))
 
 
 class UnitState(StateModel):
@@ -103,7 +213,10 @@ class ReactionWindow(StateModel):
 
 
 class StepRef(StateModel):
-    """A game step that can still be undone (or, on the redo stack, redone)."""
+    """A game step that can still be undone (or, on the redo stack, redone).
+    Never changed once made (frozen), so working copies share it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     step: int
     by: str
@@ -140,6 +253,10 @@ class GameState(StateModel):
 
     #: The model each entry of `units` is (rule sets narrow it).
     unit_model: ClassVar[type[UnitState]] = UnitState
+    #: The table, the players and the options (a 40k game's catalogs) are the
+    #: same in every state of a game: a working copy shares them.
+    shared_fields: ClassVar[frozenset[str]] = frozenset(
+        {"board", "terrain", "players", "options"})
 
     ruleset: str
     variant: str | None = None

@@ -11,67 +11,51 @@ back, with exactly their old results, while no new step has been taken since.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any
 
-from pydantic import Field
-
-from domain.commands import JUDGE, Command, Who
+from domain.commands import (
+    JUDGE,
+    META_COMMAND_NAMES,
+    META_COMMANDS,
+    Command,
+    Consent,
+    RequestRedo,
+    RequestUndo,
+    Ruling,
+)
 from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.results import RESULT, decide_result_answer
-from domain.state import BOOKKEEPING, LATER_FIELDS, GameState, StepRef
-from events.core import DiceRolled, ReactionDeclared, ReactionWindowClosed, ReactionWindowOpened
-from events.undo import RequestRefused, RulingRecorded, StepsRedone, StepsUndone
+from domain.state import BOOKKEEPING, LATER_FIELDS, UNDO_DEPTH, GameState, StepRef
+from domain.windows import WINDOWS, open_window
+from events.core import DiceRolled, ReactionDeclared, ReactionWindowClosed
+from events.undo import (
+    RedoStackCleared,
+    RequestRefused,
+    RulingRecorded,
+    StepsRedone,
+    StepsSettled,
+    StepsUndone,
+)
 from seeds import rule_ids
 
-
-class RequestUndo(Command):
-    """Ask to undo your last `steps` accepted steps."""
-
-    who: ClassVar[Who] = "any"
-    ignores_windows: ClassVar[bool] = True
-    ignores_undo_window: ClassVar[bool] = True
-    after_game_over: ClassVar[bool] = True
-    do: Literal["request_undo"] = "request_undo"
-    steps: int = Field(default=1, ge=1)
+__all__ = ["META_COMMANDS", "Consent", "RequestRedo", "RequestUndo", "Ruling"]
 
 
-class RequestRedo(Command):
-    """Ask to bring back the most recently undone steps."""
-
-    who: ClassVar[Who] = "any"
-    ignores_windows: ClassVar[bool] = True
-    ignores_undo_window: ClassVar[bool] = True
-    after_game_over: ClassVar[bool] = True
-    do: Literal["request_redo"] = "request_redo"
 
 
-class Consent(Command):
-    """Accept or refuse the open undo or redo request, or a proposed result."""
-
-    who: ClassVar[Who] = "any"
-    judge_may: ClassVar[bool] = True
-    answers: ClassVar[tuple[str, ...]] = ("undo", "result")
-    after_game_over: ClassVar[bool] = True
-    do: Literal["consent"] = "consent"
-    accept: bool
-
-
-class Ruling(Command):
-    """A judge's ruling, optionally citing a clause ID and a step."""
-
-    who: ClassVar[Who] = "any"
-    judge_may: ClassVar[bool] = True
-    ignores_windows: ClassVar[bool] = True
-    ignores_undo_window: ClassVar[bool] = True
-    after_game_over: ClassVar[bool] = True
-    do: Literal["ruling"] = "ruling"
-    text: str = Field(min_length=1)
-    clause: str | None = None
-    on_step: int | None = Field(default=None, ge=0)
-
-
-META_COMMANDS: tuple[type[Command], ...] = (RequestUndo, RequestRedo, Consent, Ruling)
+def keep_undo_depth(d: Decision, command: Command) -> None:
+    """CORE-UNDO-DEPTH, CORE-REDO-NOTHING, as a step of play is taken: only the
+    latest `UNDO_DEPTH` steps can be undone, and once play moves on, steps undone
+    before can no longer be redone. (Undo requests, answers and rulings are not
+    steps of play.)"""
+    if command.do in META_COMMAND_NAMES:
+        return
+    live = d.state.live_steps
+    if len(live) > UNDO_DEPTH:
+        d.emit(StepsSettled(steps=tuple(ref.step for ref in live[: len(live) - UNDO_DEPTH])))
+    if d.state.redo_stack:
+        d.emit(RedoStackCleared())
 
 
 def decide_request_undo(d: Decision, command: RequestUndo) -> None:
@@ -127,27 +111,20 @@ def check_not_refused(group: list[StepRef], refused: list[int], action: str) -> 
 
 
 def check_requester(d: Decision, command: Command) -> None:
-    """Only one request is open at a time (the gate keeps the judge from asking,
-    CORE-JUDGE)."""
-    window = d.state.reaction_window
-    if window is not None and window.kind == "undo":
+    """Only one request is open at a time: the window machine opens no undo window
+    over an undo window (the gate keeps the judge from asking, CORE-JUDGE)."""
+    if not WINDOWS.may_open(d.state, "undo"):
         raise RuleViolation("CORE-UNDO-PENDING", "an undo or redo request is already open")
 
 
 def open_request(d: Decision, by: str, action: str, group: list[StepRef]) -> None:
     """Open the "undo" window for everyone else and the judge."""
     eligible = (*d.state.opponents(by), JUDGE)
-    d.emit(
-        ReactionWindowOpened(
-            kind="undo",
-            eligible=eligible,
-            context={
-                "action": action,
-                "requested_by": by,
-                "steps": [ref.step for ref in group],
-            },
-        )
-    )
+    open_window(d, "undo", eligible, {
+        "action": action,
+        "requested_by": by,
+        "steps": [ref.step for ref in group],
+    })
 
 
 def decide_consent(d: Decision, command: Consent) -> None:

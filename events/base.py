@@ -24,6 +24,12 @@ class Fact(BaseModel):
     class_version: ClassVar[int] = 1
     #: True when a per-player view must not show this fact to the opponent.
     secret: ClassVar[bool] = False
+    #: True on a class that reads a fact as an older version stored it, when that
+    #: version's applier decided more than it assigned (`legacy`).
+    legacy: ClassVar[bool] = False
+    #: True on a fact that makes explicit what an older version's applier decided
+    #: itself: a step of an older log has none of these (`replay.verify`).
+    implicit_in_legacy: ClassVar[bool] = False
 
     type: str
 
@@ -82,6 +88,36 @@ def fact(cls: type[Fact]) -> type[Fact]:
         )
     FACT_TYPES[name] = cls
     return cls
+
+
+#: Classes that read facts stored at an older `class_version`, by (type, version).
+LEGACY_TYPES: dict[tuple[str, int], type[Fact]] = {}
+
+
+def legacy(cls: type[Fact]) -> type[Fact]:
+    """Class decorator: `cls` reads a fact type as stored at `cls.class_version`.
+
+    Used where that version's applier made decisions that later versions leave
+    to `decide` (issue 11): old logs replay through the legacy class and its own
+    applier, which keeps the old behaviour exactly, so their state hashes never
+    change. The class shares the current class's fields and `type`."""
+    cls.legacy = True
+    LEGACY_TYPES[(cls.model_fields["type"].default, cls.class_version)] = cls
+    return cls
+
+
+def legacy_type(data: JsonDict) -> type[Fact] | None:
+    """The legacy class that reads this stored fact, if its version has one."""
+    return LEGACY_TYPES.get((str(data.get("type", "")), int(data.get("class_version", 1))))
+
+
+def same_fact(decided: Fact, recorded: Fact) -> bool:
+    """Is a re-decided fact the recorded one? A legacy fact is its current
+    version's fact with the same fields (only how it applies differs)."""
+    if decided == recorded:
+        return True
+    return recorded.legacy and decided.type == recorded.type and (
+        decided.model_dump() == recorded.model_dump())
 
 
 def upcast(data: JsonDict) -> JsonDict:

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from events.base import Fact, fact
+from events.base import Fact, fact, legacy
 
 Point = tuple[float, float]
 TerrainKind = Literal["clear", "hindering", "blocking", "impassable", "elevated"]
@@ -56,13 +56,23 @@ class SeedSealed(Fact):
 
 @fact
 class StepTaken(Fact):
-    """A command was accepted; the facts that follow in the same step are its outcome."""
+    """A command was accepted; the facts that follow in the same step are its outcome.
 
+    Version 2 has the same fields. A v1 fact (`StepTakenV1`) also dropped the
+    oldest undoable step beyond the undo depth and cleared the redo stack as it
+    applied; since v2, `decide` says so with `StepsSettled` / `RedoStackCleared`.
+    """
+
+    class_version = 2
     type: Literal["StepTaken"] = "StepTaken"
     step: int
     by: str
     command: dict[str, Any]
     dice: tuple[int, ...] | None = None
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> None:
+        """v1 → v2: the same fields (a stored v1 fact is read as `StepTakenV1`)."""
 
     def visible_to(self, player: str, hidden_units: frozenset[str]) -> bool:
         """Hidden when any argument of the command names a hidden unit."""
@@ -71,6 +81,13 @@ class StepTaken(Fact):
             if isinstance(value, list):
                 values.update(str(v) for v in value)
         return not hidden_units.intersection(values)
+
+
+@legacy
+class StepTakenV1(StepTaken):
+    """`StepTaken` as logs before issue 11 stored it (see `domain.apply`)."""
+
+    class_version = 1
 
 
 @fact
@@ -125,12 +142,30 @@ class ClauseApplied(Fact):
 
 @fact
 class ReactionWindowOpened(Fact):
-    """A reaction window opened: `eligible` may each react once or pass."""
+    """A reaction window opened: `eligible` may each react once or pass.
 
+    Since version 2 (same fields) the new window holds any window open before it,
+    which reopens when it closes (the window machine's `suspend`: `decide` closes
+    a window first when the new one replaces it). A v1 fact
+    (`ReactionWindowOpenedV1`) held the open window only for an undo window.
+    """
+
+    class_version = 2
     type: Literal["ReactionWindowOpened"] = "ReactionWindowOpened"
     kind: WindowKind
     eligible: tuple[str, ...]
     context: dict[str, Any] = Field(default_factory=dict)
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> None:
+        """v1 → v2: the same fields (a stored v1 fact is read as its legacy class)."""
+
+
+@legacy
+class ReactionWindowOpenedV1(ReactionWindowOpened):
+    """`ReactionWindowOpened` as logs before issue 11 stored it."""
+
+    class_version = 1
 
 
 @fact

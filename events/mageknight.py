@@ -6,9 +6,9 @@ placed on), so applying it is assignment only.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from events.base import Fact, fact
+from events.base import Fact, fact, legacy
 
 Point = tuple[float, float]
 BaseChoice = Literal["rider", "mount"]
@@ -43,14 +43,44 @@ class PlayerTurnEnded(Fact):
 
 @fact
 class FigureMoved(Fact):
-    """A figure (for a cavalry unit, its mount carrying the rider) now stands here."""
+    """A figure (for a cavalry unit, its mount) now stands here.
 
+    Version 2 has the same fields; the rider a mount carries along is
+    `RiderCarried`, which follows it."""
+
+    class_version = 2
     type: Literal["FigureMoved"] = "FigureMoved"
     figure: str
     x: float
     y: float
     facing: float
     distance: float = 0.0
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> None:
+        """v1 → v2: the same fields (a stored v1 fact is read as its legacy class)."""
+
+
+@legacy
+class FigureMovedV1(FigureMoved):
+    """`FigureMoved` as logs before issue 11 stored it: its applier also moved a
+    mount's rider with it (since v2: `RiderCarried`)."""
+
+    class_version = 1
+
+
+@fact
+class RiderCarried(Fact):
+    """MNT-16: a mount and its rider are one cavalry unit: the mount carried its rider
+    with it, and the rider stands where it does."""
+
+    implicit_in_legacy = True
+    type: Literal["RiderCarried"] = "RiderCarried"
+    rider: str
+    mount: str
+    x: float
+    y: float
+    facing: float
 
 
 @fact
@@ -145,12 +175,38 @@ class RiderDismounted(Fact):
 
 @fact
 class RiderMounted(Fact):
-    """A rider climbed into a mount's saddle; the new cavalry unit has `tokens` tokens."""
+    """A rider climbed into a mount's saddle; the new cavalry unit has `tokens` tokens.
 
+    Version 2 has the same fields; the rider's own tokens going is
+    `RiderTokensRemoved`, which comes before it."""
+
+    class_version = 2
     type: Literal["RiderMounted"] = "RiderMounted"
     rider: str
     mount: str
     tokens: int = 1
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> None:
+        """v1 → v2: the same fields (a stored v1 fact is read as its legacy class)."""
+
+
+@legacy
+class RiderMountedV1(RiderMounted):
+    """`RiderMounted` as logs before issue 11 stored it: its applier also took the
+    rider's own tokens off (since v2: `RiderTokensRemoved`)."""
+
+    class_version = 1
+
+
+@fact
+class RiderTokensRemoved(Fact):
+    """MNT-85: a rider's own action tokens went as it mounted (the cavalry unit's
+    tokens are the mount's)."""
+
+    implicit_in_legacy = True
+    type: Literal["RiderTokensRemoved"] = "RiderTokensRemoved"
+    rider: str
 
 
 @fact

@@ -6,23 +6,20 @@ from typing import Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
 
-import events.core  # noqa: F401  (registers the core facts)
-from events.base import FACT_TYPES, Fact, upcast
+from events.base import FACT_TYPES, Fact, legacy_type, upcast
+from events.rule_sets import CORE_FACT_MODULES, RULE_SETS
 
 
-def _load_rule_set_facts() -> None:
-    """Import every rule set's fact module so its facts are registered."""
+def _load_fact_modules() -> None:
+    """Import the core fact modules and every rule set's (`events.rule_sets`): the
+    `@fact` classes they define make up the union."""
     import importlib
 
-    for name in ("t9a", "infinity", "mageknight", "w40k", "undo", "results"):
-        try:
-            importlib.import_module(f"events.{name}")
-        except ModuleNotFoundError as missing:
-            if missing.name != f"events.{name}":
-                raise
+    for module in (*CORE_FACT_MODULES, *(entry.facts_module for entry in RULE_SETS)):
+        importlib.import_module(module)
 
 
-_load_rule_set_facts()
+_load_fact_modules()
 
 AnyFact = Annotated[Union[tuple(FACT_TYPES.values())], Field(discriminator="type")]  # type: ignore[valid-type]  # noqa: UP007
 FACT_ADAPTER: TypeAdapter[Fact] = TypeAdapter(AnyFact)  # type: ignore[arg-type]
@@ -31,10 +28,15 @@ FACT_ADAPTER: TypeAdapter[Fact] = TypeAdapter(AnyFact)  # type: ignore[arg-type]
 def load_fact(data: dict[str, Any]) -> Fact:
     """Upcast stored fact data to the current version and validate it.
 
-    A fact stored at its class's current version (nearly all of them) is validated
-    by its own class at once: no upcasting to try, no union to dispatch through; the
-    same validation the union would run. Data is changed in place (the version goes).
+    A version read by a legacy class is validated as that class
+    (`events.base.legacy`). A fact stored at its class's current version (nearly all
+    of them) is validated by its own class at once: no upcasting to try, no union to
+    dispatch through; the same validation the union would run. Data is changed in
+    place (the version goes).
     """
+    old = legacy_type(data)
+    if old is not None:
+        return old.model_validate({k: v for k, v in data.items() if k != "class_version"})
     cls = FACT_TYPES.get(data.get("type", ""))
     if cls is not None and data.get("class_version", 1) == cls.class_version:
         data.pop("class_version", None)

@@ -6,9 +6,9 @@ as read, the Scoring as lost. Applying them (`domain.t9a.apply`) only assigns.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from events.base import Fact, fact
+from events.base import Fact, fact, legacy
 
 Point = tuple[float, float]
 MoveKind = Literal["advance", "march", "reform"]
@@ -73,8 +73,12 @@ class AmbushRollsMade(Fact):
 
 @fact
 class UnitArrivedFromAmbush(Fact):
-    """An Ambushing unit (with any joined models) was placed on the Battlefield."""
+    """An Ambushing unit (with any joined models) was placed on the Battlefield.
 
+    Version 2 has the same fields; that the arrival counts as an Advance Move
+    (AMB-18) is `T9AMoveCounted`, which follows it."""
+
+    class_version = 2
     type: Literal["UnitArrivedFromAmbush"] = "UnitArrivedFromAmbush"
     unit: str
     members: tuple[str, ...] = ()
@@ -87,6 +91,29 @@ class UnitArrivedFromAmbush(Fact):
     game_turn: int
     player: str
     phase: str
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> None:
+        """v1 → v2: the same fields (a stored v1 fact is read as its legacy class)."""
+
+
+@legacy
+class UnitArrivedFromAmbushV1(UnitArrivedFromAmbush):
+    """`UnitArrivedFromAmbush` as logs before issue 11 stored it: its applier also
+    counted the arrival as an Advance Move (since v2: `T9AMoveCounted`)."""
+
+    class_version = 1
+
+
+@fact
+class T9AMoveCounted(Fact):
+    """These units count as having made this Move (AMB-18: an arrival counts as an
+    Advance Move), though they were placed, not moved."""
+
+    implicit_in_legacy = True
+    type: Literal["T9AMoveCounted"] = "T9AMoveCounted"
+    units: tuple[str, ...]
+    move: MoveKind
 
 
 @fact
@@ -107,8 +134,12 @@ class ScoringLost(Fact):
 
 @fact
 class T9AUnitMoved(Fact):
-    """A unit made a Move: where it ended, in what formation, how far it went."""
+    """A unit made a Move: where it ended, in what formation, how far it went.
 
+    Version 2 has the same fields; the models joined to it moving with it is
+    `T9AMembersMoved`, which follows it."""
+
+    class_version = 2
     type: Literal["T9AUnitMoved"] = "T9AUnitMoved"
     unit: str
     move: MoveKind
@@ -118,6 +149,34 @@ class T9AUnitMoved(Fact):
     files: int
     ranks: int
     distance: float
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> None:
+        """v1 → v2: the same fields (a stored v1 fact is read as its legacy class)."""
+
+
+@legacy
+class T9AUnitMovedV1(T9AUnitMoved):
+    """`T9AUnitMoved` as logs before issue 11 stored it: its applier also moved the
+    models joined to the unit (since v2: `T9AMembersMoved`)."""
+
+    class_version = 1
+
+
+@fact
+class T9AMembersMoved(Fact):
+    """A-AMB-14, AMB-22: the models joined to a unit moved with it (a joined model
+    moves only with its unit); they stand where it does and count as having made
+    its Move."""
+
+    implicit_in_legacy = True
+    type: Literal["T9AMembersMoved"] = "T9AMembersMoved"
+    unit: str
+    members: tuple[str, ...]
+    move: MoveKind
+    x: float
+    y: float
+    facing: float
 
 
 @fact

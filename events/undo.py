@@ -89,3 +89,22 @@ class RulingRecorded(Fact):
     text: str
     clause: str | None = None
     on_step: int | None = None
+
+
+@fact
+class StepsSettled(Fact):
+    """These steps can no longer be undone: the undo depth (`UNDO_DEPTH` steps) has
+    passed them (CORE-UNDO-DEPTH)."""
+
+    implicit_in_legacy = True
+    type: Literal["StepsSettled"] = "StepsSettled"
+    steps: tuple[int, ...]
+
+
+@fact
+class RedoStackCleared(Fact):
+    """A new step of play was taken: the undone steps can no longer be redone
+    (CORE-REDO-NOTHING)."""
+
+    implicit_in_legacy = True
+    type: Literal["RedoStackCleared"] = "RedoStackCleared"

@@ -7,11 +7,11 @@ reference `R<n>` that Command Re-roll can name), a unit as moved.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
-from events.base import Fact, fact
+from events.base import Fact, fact, legacy
 
 CpGainKind = Literal["command_phase", "other"]
 ModifierDuration = Literal["phase", "turn", "round", "battle"]
@@ -62,8 +62,12 @@ class CostModifierGranted(Fact):
 # -- Stratagem uses ---------------------------------------------------------------
 @fact
 class StratagemUsed(Fact):
-    """Step 1 of a use (STR-12): the stratagem, its targets, and its final cost."""
+    """Step 1 of a use (STR-12): the stratagem, its targets, and its final cost.
 
+    Version 2 has the same fields; the one-use modifiers it takes are spent by
+    `CostModifiersUsed`, which follows it."""
+
+    class_version = 2
     type: Literal["StratagemUsed"] = "StratagemUsed"
     use: str
     player: str
@@ -80,6 +84,28 @@ class StratagemUsed(Fact):
     turn: str
     phase: str
     trigger: str | None = None
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> None:
+        """v1 → v2: the same fields (a stored v1 fact is read as its legacy class)."""
+
+
+@legacy
+class StratagemUsedV1(StratagemUsed):
+    """`StratagemUsed` as logs before issue 11 stored it: its applier also marked
+    the one-use cost modifiers it took as used (since v2: `CostModifiersUsed`)."""
+
+    class_version = 1
+
+
+@fact
+class CostModifiersUsed(Fact):
+    """STR-23: these one-use cost modifiers were taken by a use and are spent."""
+
+    implicit_in_legacy = True
+    type: Literal["CostModifiersUsed"] = "CostModifiersUsed"
+    use: str
+    modifiers: tuple[str, ...]
 
 
 @fact
@@ -125,8 +151,12 @@ class RollReplaced(Fact):
 
 @fact
 class MortalWoundsRolled(Fact):
-    """Dice were rolled for mortal wounds against an enemy unit, and it suffered them."""
+    """Dice were rolled for mortal wounds against an enemy unit, and it suffered them.
 
+    Version 2 has the same fields; a destroyed unit's Battle-shock test due is
+    cancelled by `BattleShockTestsCancelled`, which follows it."""
+
+    class_version = 2
     type: Literal["MortalWoundsRolled"] = "MortalWoundsRolled"
     use: str
     unit: str
@@ -138,6 +168,28 @@ class MortalWoundsRolled(Fact):
     wounds_left: int
     models_left: int
     destroyed: bool = False
+
+    @staticmethod
+    def upcast_v1_v2(data: dict[str, Any]) -> None:
+        """v1 → v2: the same fields (a stored v1 fact is read as its legacy class)."""
+
+
+@legacy
+class MortalWoundsRolledV1(MortalWoundsRolled):
+    """`MortalWoundsRolled` as logs before issue 11 stored it: its applier also took
+    a destroyed unit off the Battle-shock tests due (since v2: `BattleShockTestsCancelled`)."""
+
+    class_version = 1
+
+
+@fact
+class BattleShockTestsCancelled(Fact):
+    """CORE-BATTLE-SHOCK tests units on the battlefield: these destroyed units owe
+    no test any more."""
+
+    implicit_in_legacy = True
+    type: Literal["BattleShockTestsCancelled"] = "BattleShockTestsCancelled"
+    units: tuple[str, ...]
 
 
 @fact

@@ -31,7 +31,6 @@ from domain.infinity.state import InfinityState, Trooper
 from domain.state import GameState
 from events.infinity import Point as Point2
 from projections.board_svg import Overlay
-from projections.overlays import overlay
 
 ENEMY_COLOURS = ("#ef6c00", "#6a1b9a", "#00838f", "#ad1457", "#558b2f", "#4e342e")
 PATH_COLOUR = "#000"
@@ -139,7 +138,6 @@ def path_overlays(state: InfinityState, path: Sequence[Point2],
     return items
 
 
-@overlay("infinity-n4")
 def infinity_overlays(state: GameState, command: dict[str, Any] | None) -> Sequence[Overlay]:
     """LoF arcs and ZoC circles of the enemies that count, and the movement's path."""
     assert isinstance(state, InfinityState)

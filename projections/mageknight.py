@@ -18,7 +18,6 @@ from domain.mageknight.figures import body, in_contact, is_opposing, units_on_ta
 from domain.mageknight.state import MageKnightState
 from domain.state import GameState
 from projections.board_svg import Overlay
-from projections.overlays import overlay
 
 ARC_REACH = 2.5
 FRONT, REAR, CONTACT, ENEMY_CONTACT = "#f9a825", "#78909c", "#2e7d32", "#d32f2f"
@@ -28,7 +27,6 @@ RIDER_LABEL = (0.4, -0.9)
 """The rider's name goes below the centre dot, clear of the figure's own label."""
 
 
-@overlay("mageknight-2")
 def mageknight_overlays(state: GameState, command: dict[str, Any] | None) -> Sequence[Overlay]:
     """The acting figure's arcs and centre dot (and its target's), its path, and lines for
     base contact. Arcs of every figure at once hide the board: the viewer's arcs layer

@@ -1,7 +1,7 @@
-"""Rule-set overlays for board pictures, found by rule-set name.
+"""Rule-set overlays for board pictures, found through the rule set's wiring table.
 
-A rule set's projection module registers a function that, given the state and
-optionally a command (the step just taken, or a proposed one a judge wants to
+A rule set's wiring table names a function of its projection module that, given
+the state and optionally a command (the step just taken, or a proposed one a judge wants to
 see checked), returns the overlays explaining it.
 """
 
@@ -18,34 +18,20 @@ from domain.state import GameState
 from projections.board_svg import Overlay
 
 OverlayFunc = Callable[[GameState, dict[str, Any] | None], Sequence[Overlay]]
-OVERLAYS: dict[str, OverlayFunc] = {}
-
-#: Modules that register overlays (missing ones are skipped).
-OVERLAY_MODULES = ("projections.t9a", "projections.infinity", "projections.mageknight",
-                   "projections.w40k")
-
-
-def overlay(ruleset: str) -> Callable[[OverlayFunc], OverlayFunc]:
-    """Decorator: register the overlay function of a rule set."""
-
-    def register(func: OverlayFunc) -> OverlayFunc:
-        OVERLAYS[ruleset] = func
-        return func
-
-    return register
 
 
 def overlays_for(state: GameState, command: dict[str, Any] | None) -> Sequence[Overlay]:
-    """The overlays the state's rule set draws for this state and command, and where a
-    move's path first meets terrain that stops it."""
-    for module in OVERLAY_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as missing:
-            if missing.name != module:
-                raise
-    func = OVERLAYS.get(state.ruleset)
-    drawn = list(func(state, command)) if func else []
+    """The overlays the state's rule set draws for this state and command (the
+    function its wiring table names, `Wiring.overlays`, "module:function"), and
+    where a move's path first meets terrain that stops it."""
+    from domain.ruleset import find_ruleset
+
+    wiring = find_ruleset(state.ruleset).wiring
+    drawn: list[Overlay] = []
+    if wiring is not None and wiring.overlays is not None:
+        module, _, name = wiring.overlays.partition(":")
+        func: OverlayFunc = getattr(importlib.import_module(module), name)
+        drawn = list(func(state, command))
     return [*drawn, *path_blocked(state, command)]
 
 

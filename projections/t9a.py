@@ -31,7 +31,6 @@ from domain.t9a.placement import (
 )
 from domain.t9a.units import T9AState, T9AUnit
 from projections.board_svg import Overlay
-from projections.overlays import overlay
 
 IN_REACH = "#2e7d32"
 OUT_OF_REACH = "#c62828"
@@ -41,7 +40,6 @@ SPACING = "#ef6c00"
 PROPOSED = "#6a1b9a"
 
 
-@overlay("t9a")
 def t9a_overlays(state: GameState, command: dict[str, Any] | None) -> Sequence[Overlay]:
     """The overlays explaining a T9A command (only `arrive` has any)."""
     if not isinstance(state, T9AState) or not command or command.get("do") != "arrive":

@@ -18,7 +18,6 @@ from domain.state import GameState
 from domain.w40k.catalog import ArriveEffect, MortalWoundsEffect, stratagems_of
 from domain.w40k.state import W40KState, W40KUnit
 from projections.board_svg import Overlay
-from projections.overlays import overlay
 
 AFFECTED = "#6a1b9a"
 SHOCKED = "#c62828"
@@ -27,7 +26,6 @@ RANGE = "#1565c0"
 EXCLUDED = "#c62828"
 
 
-@overlay("w40k-10")
 def w40k_overlays(state: GameState, command: dict[str, Any] | None) -> Sequence[Overlay]:
     """The overlays for a 40k state and (optionally) a stratagem use."""
     if not isinstance(state, W40KState):

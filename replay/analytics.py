@@ -256,6 +256,11 @@ NO_ROWS = frozenset({
     "StratagemEffectsEnded", "RollReplaced", "MortalWoundsRolled", "UnitArrived",
     "BattleShockTestsDue", "BattleShockRecovered", "BattleShockTested", "UnitMoved",
     "ShootingTargetSelected", "ChargeDeclared", "ChargeRolled", "ChargeMoveEnded", "UnitFought",
+    # Issue 11's explicit facts: what appliers used to decide (undo depth, redo
+    # stack, one-use modifiers, cancelled tests, carried riders and members, moves
+    # counted): bookkeeping that no table counts.
+    "StepsSettled", "RedoStackCleared", "CostModifiersUsed", "BattleShockTestsCancelled",
+    "RiderCarried", "RiderTokensRemoved", "T9AMembersMoved", "T9AMoveCounted",
 })
 
 

@@ -40,7 +40,7 @@ from domain.datafile import JSON_TYPES, shape_problem
 from domain.dice import DiceSource, physical_dice_problem
 from domain.errors import RuleViolation
 from domain.game import Game, project_game
-from domain.gate import decide
+from domain.gate import settle
 from domain.history import History, LogHistory
 from domain.ruleset import Setup
 from domain.state import GameState
@@ -340,7 +340,7 @@ class GameService(Application[UUID]):
         try:
             parsed, facts = self._decide(game, command, dice, received)
         except RuleViolation as refusal:
-            self._cache.pop(game_id, None)  # the working game may be half-changed
+            # `settle` decided on its own copy: the cached game is as it was.
             if not self._has_events_after(game_id, decided_at):
                 return Outcome(False, rule=refusal.rule, message=refusal.message)
             first: list[Fact] | None = None  # refused on old news: decide again
@@ -391,7 +391,6 @@ class GameService(Application[UUID]):
         try:
             _, facts = self._decide(game, command, dice, received)
         except RuleViolation as refusal:
-            self._cache.pop(game_id, None)
             return Outcome(False, rule=refusal.rule, message=refusal.message, retried=True)
         if not retry_keeps_meaning(first, facts, do):
             self._cache.pop(game_id, None)
@@ -424,8 +423,13 @@ class GameService(Application[UUID]):
                 physical=dice,
                 reusable=state.reusable_dice,
             )
-            facts = decide(game.ruleset, state, parsed, source, self.history(game.id))
+            decided = settle(game.ruleset, state, parsed, source, self.history(game.id))
+            facts = decided.facts
+            game.state = decided.state
             game.record(facts, received, step=game.state.step)
+        except RuleViolation:
+            # The gate decided on its own copy: the cached game is as it was.
+            raise
         except BaseException:
             self._cache.pop(game.id, None)
             raise

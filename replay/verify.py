@@ -28,10 +28,10 @@ import orjson
 from domain.dice import DiceSource, seed_commitment
 from domain.errors import RuleViolation
 from domain.game import Game
-from domain.gate import decide
+from domain.gate import settle
 from domain.history import History, LogHistory
 from domain.words import counted
-from events.base import Fact
+from events.base import Fact, same_fact
 from events.core import GameStarted, SeedSealed, StepTaken
 from events.envelope import GENESIS_HASH, GameEvent, GameSnapshot, chain_hash, hashed_body
 from replay.mapper import EVENT_TOPIC, decode_event
@@ -271,7 +271,7 @@ def redecide_step(game: Game, recorded: Sequence[GameEvent], history: History) -
     )
     try:
         command = game.ruleset.parse_command(dict(taken.command))
-        facts = decide(game.ruleset, state, command, dice, history)
+        decided = settle(game.ruleset, state, command, dice, history)
     except RuleViolation as refusal:
         raise VerifyFailure(
             recorded[0].originator_version,
@@ -281,20 +281,26 @@ def redecide_step(game: Game, recorded: Sequence[GameEvent], history: History) -
         raise VerifyFailure(
             recorded[0].originator_version, f"re-deciding its command fails: {error!r}"
         ) from None
-    compare(recorded, facts)
-    game.state = state
+    compare(recorded, decided.facts)
+    game.state = decided.state
     game.version = recorded[-1].originator_version
     game.head_hash = recorded[-1].hash
 
 
 def compare(recorded: Sequence[GameEvent], facts: Sequence[Fact]) -> None:
-    """The re-decided facts must equal the recorded ones, one by one."""
+    """The re-decided facts must equal the recorded ones, one by one.
+
+    A step of a log from before issue 11 (its facts read by legacy classes) has
+    none of the facts that since make explicit what its appliers decided
+    (`Fact.implicit_in_legacy`); those are left out of the re-decided ones."""
+    if any(event.fact.legacy for event in recorded):
+        facts = [f for f in facts if not f.implicit_in_legacy]
     for position, event in enumerate(recorded):
         if position >= len(facts):
             raise VerifyFailure(
                 event.originator_version, "the rules do not produce this event here"
             )
-        if facts[position] != event.fact:
+        if not same_fact(facts[position], event.fact):
             raise VerifyFailure(
                 event.originator_version,
                 f"re-deciding gives {facts[position].type}, but the log has a different "

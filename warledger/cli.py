@@ -656,6 +656,9 @@ def cmd_diagram(args: argparse.Namespace) -> int:
     print(ruleset.machine.mermaid())
     for name, machine in getattr(ruleset, "extra_machines", {}).items():
         print(f"\n%% {name}\n{machine.mermaid()}")
+    from domain.windows import WINDOWS
+
+    print(f"\n%% reaction windows (every rule set)\n{WINDOWS.mermaid()}")
     return 0
 
 

@@ -1,6 +1,9 @@
-"""Infinity N4 (ruleset `infinity-n4`): Cautious Movement (CAU) on a minimal N4 core."""
+"""Infinity N4 (ruleset `infinity-n4`): Cautious Movement (CAU) on a minimal N4 core.
 
-from domain.infinity import apply, aro, cautious, movement  # noqa: F401  (register)
-from domain.infinity.rules import Infinity
+`rules.py` holds the rule set and its wiring table (handlers, appliers, facts,
+overlays); nothing registers itself on import.
+"""
 
-__all__ = ["Infinity"]
+from domain.infinity.rules import RULES, Infinity
+
+__all__ = ["RULES", "Infinity"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.apply import applies
+from domain.apply import ApplierTable
 from domain.infinity.state import DeclaredSkill, InfinityState, OrderInProgress
 from events.infinity import (
     OrderCompleted,
@@ -13,6 +13,10 @@ from events.infinity import (
     OrderStageReached,
     TrooperMoved,
 )
+
+#: The appliers of this rule set's facts (named by its wiring table in `rules.py`).
+APPLIERS = ApplierTable()
+applies = APPLIERS.on
 
 
 @applies(OrdersGenerated)

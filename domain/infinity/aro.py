@@ -10,7 +10,6 @@ from domain.errors import InputError, RuleViolation
 from domain.infinity.commands import Aro, PassAro
 from domain.infinity.machine import ORDER_MACHINE
 from domain.infinity.orders import close_aro_window
-from domain.infinity.rules import RULESET
 from domain.infinity.sight import (
     blocking_terrain,
     can_react,
@@ -154,7 +153,6 @@ def answer_window(d: Decision, reactor: Trooper, answer: str) -> None:
         close_aro_window(d)
 
 
-@RULESET.handle(Aro)
 def decide_aro(d: Decision, command: Aro) -> None:
     """An eligible enemy declares an ARO (RULINGS "ARO eligibility")."""
     state = d.state
@@ -164,7 +162,6 @@ def decide_aro(d: Decision, command: Aro) -> None:
     answer_window(d, state.trooper(command.trooper), command.skill)
 
 
-@RULESET.handle(PassAro)
 def decide_pass(d: Decision, command: PassAro) -> None:
     """An eligible enemy declares no ARO."""
     state = d.state

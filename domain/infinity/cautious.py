@@ -23,7 +23,6 @@ from domain.infinity.orders import (
     move_past_window,
     open_aro_window,
 )
-from domain.infinity.rules import RULESET
 from domain.infinity.sight import (
     blocking_terrain,
     enemies_of,
@@ -187,7 +186,6 @@ def aro_verdict(state: InfinityState, mover: Trooper, path: Sequence[Point]) -> 
                       f"usual: {where}")
 
 
-@RULESET.handle(CautiousMove)
 def decide_cautious_move(d: Decision, command: CautiousMove) -> None:
     """Cautious Movement, declared as an Entire Order (CAU-05). No roll is made (CAU-08)
     and no LoF is needed to declare it (CAU-07). It grants no ARO when it starts and ends

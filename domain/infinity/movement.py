@@ -26,7 +26,6 @@ from domain.infinity.orders import (
     reach_stage,
     spend_order,
 )
-from domain.infinity.rules import RULESET
 from domain.infinity.state import InfinityState, Trooper
 from events.infinity import OrderSkillDeclared, Point
 
@@ -134,7 +133,6 @@ def declare_movement(d: Decision, trooper: Trooper, skill: OrderSkillDeclared) -
     reach_stage(d, skill.skill)
 
 
-@RULESET.handle(Move)
 def decide_move(d: Decision, command: Move) -> None:
     """The Move short skill: first skill (activation) or second skill of an order.
     Any eligible enemy gets an ARO (RULINGS "ARO eligibility")."""
@@ -155,7 +153,6 @@ def decide_move(d: Decision, command: Move) -> None:
     open_aro_window(d, aro_eligible(state, trooper, path), "move")
 
 
-@RULESET.handle(Idle)
 def decide_idle(d: Decision, command: Idle) -> None:
     """The Idle short skill as the second skill: the trooper stays where it is."""
     state = d.state

@@ -11,8 +11,9 @@ from domain.errors import RuleViolation
 from domain.infinity.machine import ORDER_MACHINE
 from domain.infinity.sight import is_out_of_action
 from domain.infinity.state import InfinityState, Trooper
+from domain.windows import open_window
 from events.base import Fact
-from events.core import ReactionWindowClosed, ReactionWindowOpened, UnitFielded
+from events.core import ReactionWindowClosed, UnitFielded
 from events.infinity import (
     OrderCompleted,
     OrdersGenerated,
@@ -142,7 +143,7 @@ def open_aro_window(d: Decision, eligible: Sequence[str], skill: str) -> None:
     assert isinstance(state, InfinityState) and state.order is not None
     if eligible:
         context = {"trooper": state.order.trooper, "skill": skill, "stage": state.order.stage}
-        d.emit(ReactionWindowOpened(kind="aro", eligible=tuple(eligible), context=context))
+        open_window(d, "aro", eligible, context)
     else:
         move_past_window(d)
 

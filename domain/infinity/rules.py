@@ -8,18 +8,21 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from domain.decision import Decision
 from domain.errors import ScriptError
+from domain.infinity import apply, aro, cautious, commands, movement
 from domain.infinity.commands import COMMANDS
 from domain.infinity.machine import MACHINE, ORDER_MACHINE
+from domain.infinity.movement import ends_on_base_problem, terrain_problem
 from domain.infinity.orders import generate_orders, lose_unused_orders, opening_orders
 from domain.infinity.sight import ZONE_OF_CONTROL
 from domain.infinity.state import InfinityState, Trooper
 from domain.limits import MAX_MAGNITUDE
 from domain.machine import TurnMachine
-from domain.ruleset import Ruleset, Setup, register
+from domain.ruleset import Ruleset, Setup, Wiring, facts_of
 from domain.state import GameState
+from events import infinity as infinity_facts
 from events.base import Fact
 
-__all__ = ["RULESET", "Infinity", "InfinityState", "Trooper"]
+__all__ = ["RULES", "RULESET", "Infinity", "InfinityState", "Trooper"]
 
 
 class InfinityOptions(BaseModel):
@@ -31,6 +34,20 @@ class InfinityOptions(BaseModel):
                                    description="the ZoC reach in inches (A-CAU-03)")
 
 
+WIRING = Wiring(
+    handlers={
+        commands.Aro: aro.decide_aro,
+        commands.PassAro: aro.decide_pass,
+        commands.CautiousMove: cautious.decide_cautious_move,
+        commands.Move: movement.decide_move,
+        commands.Idle: movement.decide_idle,
+    },
+    appliers=apply.APPLIERS,
+    facts=facts_of(infinity_facts),
+    overlays="projections.infinity:infinity_overlays",
+)
+
+
 class Infinity(Ruleset):
     """Infinity N4, with Cautious Movement."""
 
@@ -39,6 +56,7 @@ class Infinity(Ruleset):
     state_type = InfinityState
     machine = MACHINE
     commands = COMMANDS
+    wiring = WIRING
     last_round = 3
     result_points_max = 10
     result_points_name = "objective points (OP, at most 10)"
@@ -59,11 +77,6 @@ class Infinity(Ruleset):
     def check_setup(self, state: GameState) -> None:
         """No trooper is fielded on another's base, nor on `impassable` or `blocking`
         terrain (CORE-GENERAL-MOVEMENT)."""
-        from domain.infinity.movement import (  # they import this module
-            ends_on_base_problem,
-            terrain_problem,
-        )
-
         super().check_setup(state)
         assert isinstance(state, InfinityState)
         for trooper in state.troopers():
@@ -94,4 +107,5 @@ class Infinity(Ruleset):
         }
 
 
-RULESET = register(Infinity(), "infinity")
+RULES = Infinity()
+RULESET = RULES

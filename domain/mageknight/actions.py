@@ -25,7 +25,13 @@ from domain.mageknight.figures import (
 )
 from domain.mageknight.state import Figure, MageKnightState
 from domain.words import agrees, counted
-from events.mageknight import ActionAssigned, FigureMoved, PlayerTurnEnded, TokensRemoved
+from events.mageknight import (
+    ActionAssigned,
+    FigureMoved,
+    PlayerTurnEnded,
+    RiderCarried,
+    TokensRemoved,
+)
 
 MOVEMENT_ABILITIES = frozenset({"flight", "aquatic", "quickness", "double_move", "stealth"})
 DOUBLE_MOVE_ABILITIES = frozenset({"quickness", "double_move"})
@@ -278,3 +284,6 @@ def move_unit(d: Decision, unit: Figure, move: PlannedMove) -> None:
                 distance=move.length,
             )
         )
+        if unit.rider is not None:
+            d.emit(RiderCarried(rider=unit.rider, mount=unit.id, x=move.end[0], y=move.end[1],
+                                facing=move.facing))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.apply import applies
+from domain.apply import ApplierTable
 from domain.mageknight.state import CAPTURED_BY, REMOVED_FROM_GAME, MageKnightState
 from events.mageknight import (
     AbilityUsed,
@@ -17,6 +17,7 @@ from events.mageknight import (
     FigureEliminated,
     FigureHealed,
     FigureMoved,
+    FigureMovedV1,
     FigureRemovedFromGame,
     FormationDeclared,
     ItemDropped,
@@ -25,11 +26,18 @@ from events.mageknight import (
     PlayerTurnEnded,
     PoisonUsed,
     PushingChoiceMade,
+    RiderCarried,
     RiderDismounted,
     RiderLost,
     RiderMounted,
+    RiderMountedV1,
+    RiderTokensRemoved,
     TokensRemoved,
 )
+
+#: The appliers of this rule set's facts (named by its wiring table in `rules.py`).
+APPLIERS = ApplierTable()
+applies = APPLIERS.on
 
 
 @applies(ActionAssigned)
@@ -62,6 +70,20 @@ def _player_turn_ended(state: MageKnightState, fact: PlayerTurnEnded) -> None:
 def _figure_moved(state: MageKnightState, fact: FigureMoved) -> None:
     fig = state.units[fact.figure]
     fig.x, fig.y, fig.facing = fact.x, fact.y, fact.facing
+
+
+@applies(RiderCarried)
+def _rider_carried(state: MageKnightState, fact: RiderCarried) -> None:
+    rider = state.units[fact.rider]
+    rider.x, rider.y, rider.facing = fact.x, fact.y, fact.facing
+
+
+@applies(FigureMovedV1)
+def _figure_moved_v1(state: MageKnightState, fact: FigureMovedV1) -> None:
+    """Logs before issue 11: the applier also moved a mount's rider (kept exactly;
+    new logs say it with `RiderCarried`)."""
+    _figure_moved(state, fact)
+    fig = state.units[fact.figure]
     if fig.rider is not None:
         rider = state.units[fig.rider]
         rider.x, rider.y, rider.facing = fact.x, fact.y, fact.facing
@@ -127,11 +149,23 @@ def _rider_mounted(state: MageKnightState, fact: RiderMounted) -> None:
     rider.mount = mount.id
     mount.rider = rider.id
     rider.x, rider.y, rider.facing = mount.x, mount.y, mount.facing
-    rider.tokens = 0
     mount.tokens = fact.tokens
     rider.acted = False
     mount.acted = False
     mount.given_action = True
+
+
+@applies(RiderTokensRemoved)
+def _rider_tokens_removed(state: MageKnightState, fact: RiderTokensRemoved) -> None:
+    state.units[fact.rider].tokens = 0
+
+
+@applies(RiderMountedV1)
+def _rider_mounted_v1(state: MageKnightState, fact: RiderMountedV1) -> None:
+    """Logs before issue 11: the applier also took the rider's tokens off (kept
+    exactly; new logs say it with `RiderTokensRemoved`)."""
+    _rider_mounted(state, fact)
+    state.units[fact.rider].tokens = 0
 
 
 @applies(RiderLost)

@@ -9,10 +9,8 @@ from domain.mageknight.combat import check_close_combat, resolve_attack
 from domain.mageknight.commands import Charge
 from domain.mageknight.dial import mk_state
 from domain.mageknight.figures import on_table
-from domain.mageknight.rules import RULESET
 
 
-@RULESET.handle(Charge)
 def decide_charge(d: Decision, cmd: Charge) -> None:
     """MNT-97: a close combat action assigned while out of contact; MNT-98,
     MNT-99: move up to the mount's speed with its base; MNT-100: then attack

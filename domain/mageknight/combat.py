@@ -32,7 +32,6 @@ from domain.mageknight.figures import (
 from domain.mageknight.horsemanship import horsemanship_note, horsemanship_penalty
 from domain.mageknight.impale import check_no_weapon_master, impale_bonus
 from domain.mageknight.restrictions import check_cavalry_may_use
-from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure, MageKnightState
 from events.mageknight import AttackResolved
 
@@ -209,7 +208,6 @@ def check_close_combat(
     return close_targets(state, unit, ids, use)
 
 
-@RULESET.handle(CloseAttack)
 def decide_close_attack(d: Decision, cmd: CloseAttack) -> None:
     """MNT-39: the figure named is the base that attacks (a cavalry unit's rider or
     mount); no Surge or sub-faction ability for a cavalry unit (MNT-28, MNT-31)."""
@@ -269,7 +267,6 @@ def ranged_targets(
     return [target]
 
 
-@RULESET.handle(RangedAttack)
 def decide_ranged_attack(d: Decision, cmd: RangedAttack) -> None:
     """MNT-39: the figure named is the base that attacks; geometry is the mount's
     (MNT-45); no Surge or sub-faction ability for a cavalry unit (MNT-28, MNT-31)."""

@@ -18,7 +18,6 @@ from domain.mageknight.figures import (
     unit_of,
     units_on_table,
 )
-from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure, MageKnightState
 from events.mageknight import PoisonUsed
 
@@ -50,7 +49,6 @@ def check_poison_once(state: MageKnightState, fig: Figure) -> None:
         )
 
 
-@RULESET.handle(Poison)
 def decide_poison(d: Decision, cmd: Poison) -> None:
     """Core Poison (command phase, once per figure): 1 damage to each opposing
     figure in base contact with the figure's front arc; a rider's is its mount's

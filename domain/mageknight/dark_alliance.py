@@ -10,7 +10,6 @@ from domain.mageknight.dark_riders import is_dark_rider
 from domain.mageknight.dial import deal_damage, heal, mk_state
 from domain.mageknight.figures import on_table, rider_of, unit_of
 from domain.mageknight.restrictions import may_use_sub_faction_abilities
-from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure, MageKnightState
 from events.mageknight import DarkAllianceUsed
 
@@ -46,7 +45,6 @@ def check_once_per_command_phase(state: MageKnightState, unit: Figure) -> None:
         )
 
 
-@RULESET.handle(DarkAlliance)
 def decide_dark_alliance(d: Decision, cmd: DarkAlliance) -> None:
     """MNT-126: optional, at the start of your turn (your command phase);
     MNT-127: 1 pushing damage to the rider (always the rider, A-MNT-35);

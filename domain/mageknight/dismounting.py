@@ -11,7 +11,6 @@ from domain.mageknight.commands import Dismount
 from domain.mageknight.dark_riders import check_may_dismount
 from domain.mageknight.dial import mk_state, put_rider_beside
 from domain.mageknight.figures import on_table, place_rider, rider_of
-from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure
 from events.mageknight import TokensRemoved
 
@@ -23,7 +22,6 @@ def check_has_rider(unit: Figure, rider: Figure | None) -> Figure:
     return rider
 
 
-@RULESET.handle(Dismount)
 def decide_dismount(d: Decision, cmd: Dismount) -> None:
     """MNT-72 … MNT-78: the dismount special action."""
     state = mk_state(d)

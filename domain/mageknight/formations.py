@@ -10,7 +10,6 @@ from domain.mageknight.actions import check_controls
 from domain.mageknight.commands import DeclareFormation
 from domain.mageknight.dial import mk_state
 from domain.mageknight.figures import in_contact, is_cavalry, on_table, rider_of, unit_of
-from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure, MageKnightState
 from events.mageknight import FormationDeclared
 
@@ -62,7 +61,6 @@ def check_core_formation(state: MageKnightState, units: Sequence[Figure]) -> Non
         )
 
 
-@RULESET.handle(DeclareFormation)
 def decide_declare_formation(d: Decision, cmd: DeclareFormation) -> None:
     """Declare a formation: the player's own figures (an Evil mount only while it
     is friendly, A-MNT-14), with the cavalry checks."""

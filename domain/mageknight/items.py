@@ -17,7 +17,6 @@ from domain.mageknight.figures import (
     on_table,
     unit_of,
 )
-from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure, Item, MageKnightState
 from events.mageknight import ItemDropped, ItemPickedUp
 
@@ -60,7 +59,6 @@ def carrier_and_item(
     return fig, item(state, item_id)
 
 
-@RULESET.handle(DropItem)
 def decide_drop_item(d: Decision, cmd: DropItem) -> None:
     """Drop a carried item at a spot in contact (MNT-42, MNT-44)."""
     state = mk_state(d)
@@ -74,7 +72,6 @@ def decide_drop_item(d: Decision, cmd: DropItem) -> None:
     d.emit(ItemDropped(figure=fig.id, item=cmd.item, x=cmd.at[0], y=cmd.at[1]))
 
 
-@RULESET.handle(PickUpItem)
 def decide_pick_up_item(d: Decision, cmd: PickUpItem) -> None:
     """Pick up an item lying in contact (MNT-43, MNT-44)."""
     state = mk_state(d)

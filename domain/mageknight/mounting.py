@@ -12,9 +12,8 @@ from domain.mageknight.commands import MountUp
 from domain.mageknight.dark_riders import check_collector_pair, is_dark_rider
 from domain.mageknight.dial import mk_state
 from domain.mageknight.figures import check_in_contact, on_table
-from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure, MageKnightState
-from events.mageknight import RiderMounted
+from events.mageknight import RiderMounted, RiderTokensRemoved
 
 
 def check_is_dismounted_rider(rider: Figure) -> None:
@@ -51,7 +50,6 @@ def check_mount_symbols(rider: Figure, mount: Figure) -> None:
         )
 
 
-@RULESET.handle(MountUp)
 def decide_mount(d: Decision, cmd: MountUp) -> None:
     """MNT-82 … MNT-86: the mount special action, assigned to the dismounted rider."""
     state = mk_state(d)
@@ -62,4 +60,6 @@ def decide_mount(d: Decision, cmd: MountUp) -> None:
     check_mount_symbols(rider, mount)
     assign_action(d, rider, "mount", token=False)
     # MNT-83, MNT-84: into the saddle and the slot; MNT-85, MNT-86: one token, may still act.
+    if rider.tokens:
+        d.emit(RiderTokensRemoved(rider=rider.id))
     d.emit(RiderMounted(rider=rider.id, mount=mount.id, tokens=1))

@@ -15,10 +15,8 @@ from domain.mageknight.commands import Move
 from domain.mageknight.dial import mk_state
 from domain.mageknight.figures import on_table
 from domain.mageknight.restrictions import check_cavalry_may_use
-from domain.mageknight.rules import RULESET
 
 
-@RULESET.handle(Move)
 def decide_move(d: Decision, cmd: Move) -> None:
     """Move up to the speed value along the path, then face any way (MNT-38);
     no Surge or sub-faction ability for a cavalry unit (MNT-28, MNT-31)."""

@@ -8,11 +8,9 @@ from domain.mageknight.actions import check_controls
 from domain.mageknight.commands import ChoosePushing
 from domain.mageknight.dial import mk_state
 from domain.mageknight.figures import is_cavalry, on_table, unit_of
-from domain.mageknight.rules import RULESET
 from events.mageknight import PushingChoiceMade
 
 
-@RULESET.handle(ChoosePushing)
 def decide_choose_pushing(d: Decision, cmd: ChoosePushing) -> None:
     """MNT-51: the unit's controller (A-MNT-10) chooses whether the rider or the
     mount takes its pushing damage; the choice stands until changed."""

@@ -27,7 +27,6 @@ from domain.mageknight.figures import (
     on_table,
     unit_of,
 )
-from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure
 from events.mageknight import AbilityUsed, FacingChanged, FigureCaptured
 
@@ -44,7 +43,6 @@ def check_cavalry_free_spin(fig: Figure) -> None:
         raise RuleViolation("MNT-25", f"{fig.id} is part of a cavalry unit, which cannot free spin")
 
 
-@RULESET.handle(FreeSpin)
 def decide_free_spin(d: Decision, cmd: FreeSpin) -> None:
     """Core free spin: turn a figure on the spot, no action needed."""
     fig = on_table(mk_state(d), cmd.figure)
@@ -68,7 +66,6 @@ def check_cavalry_cannot_be_captured(target: Figure) -> None:
         )
 
 
-@RULESET.handle(Capture)
 def decide_capture(d: Decision, cmd: Capture) -> None:
     """Core capture (an action): take an opposing figure in base contact off the table."""
     state = mk_state(d)
@@ -114,7 +111,6 @@ TARGET_CHECKS = {
 }
 
 
-@RULESET.handle(UseAbility)
 def decide_use_ability(d: Decision, cmd: UseAbility) -> None:
     """Use Surge, Strong Flyer or Magic Levitation: a core ability that these
     rules only restrict (A-MNT-04), so its use is recorded as a fact."""

@@ -9,10 +9,8 @@ from domain.mageknight.combat import check_base_abilities, ranged_targets, resol
 from domain.mageknight.commands import RideByShot
 from domain.mageknight.dial import mk_state
 from domain.mageknight.figures import on_table, rider_of
-from domain.mageknight.rules import RULESET
 
 
-@RULESET.handle(RideByShot)
 def decide_ride_by_shot(d: Decision, cmd: RideByShot) -> None:
     """MNT-93: a ranged combat action assigned while out of contact; MNT-94,
     MNT-95: move up to the mount's speed with its base; MNT-96: the rider's base

@@ -7,6 +7,24 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from domain.decision import Decision
+from domain.mageknight import (
+    apply,
+    charge,
+    combat,
+    commands,
+    contact,
+    dark_alliance,
+    dismounting,
+    formations,
+    items,
+    mounting,
+    moving,
+    pushing,
+    restrictions,
+    ride_by_shot,
+    trample,
+    unhorse,
+)
 from domain.mageknight.actions import end_player_turn
 from domain.mageknight.building import army_points, link_cavalry_units, victory_points
 from domain.mageknight.commands import MK_COMMANDS
@@ -23,12 +41,13 @@ from domain.mageknight.intelligence import (
 )
 from domain.mageknight.machine import MACHINE
 from domain.mageknight.state import Figure, Item, MageKnightState
-from domain.ruleset import Ruleset, Setup, register
+from domain.ruleset import Ruleset, Setup, Wiring, facts_of
 from domain.state import GameState
+from events import mageknight as mageknight_facts
 from events.base import Fact
 from events.core import GameStarted
 
-__all__ = ["RULESET", "Figure", "MageKnight", "MageKnightState"]
+__all__ = ["RULES", "RULESET", "Figure", "MageKnight", "MageKnightState"]
 
 
 class MageKnightOptions(BaseModel):
@@ -48,6 +67,33 @@ class MageKnightOptions(BaseModel):
         return unique_item_ids(items)
 
 
+WIRING = Wiring(
+    handlers={
+        commands.Charge: charge.decide_charge,
+        commands.CloseAttack: combat.decide_close_attack,
+        commands.RangedAttack: combat.decide_ranged_attack,
+        commands.Poison: contact.decide_poison,
+        commands.DarkAlliance: dark_alliance.decide_dark_alliance,
+        commands.Dismount: dismounting.decide_dismount,
+        commands.DeclareFormation: formations.decide_declare_formation,
+        commands.DropItem: items.decide_drop_item,
+        commands.PickUpItem: items.decide_pick_up_item,
+        commands.MountUp: mounting.decide_mount,
+        commands.Move: moving.decide_move,
+        commands.ChoosePushing: pushing.decide_choose_pushing,
+        commands.FreeSpin: restrictions.decide_free_spin,
+        commands.Capture: restrictions.decide_capture,
+        commands.UseAbility: restrictions.decide_use_ability,
+        commands.RideByShot: ride_by_shot.decide_ride_by_shot,
+        commands.Trample: trample.decide_trample,
+        commands.Unhorse: unhorse.decide_unhorse,
+    },
+    appliers=apply.APPLIERS,
+    facts=facts_of(mageknight_facts),
+    overlays="projections.mageknight:mageknight_overlays",
+)
+
+
 class MageKnight(Ruleset):
     """Mage Knight 2.0, with mounts and cavalry."""
 
@@ -56,6 +102,7 @@ class MageKnight(Ruleset):
     state_type = MageKnightState
     machine = MACHINE
     commands = MK_COMMANDS
+    wiring = WIRING
     last_round = 10
     result_points_name = "points of the opposing figures eliminated (CORE-MK-SCORE)"
     options_model = MageKnightOptions
@@ -125,5 +172,5 @@ class MageKnight(Ruleset):
         return victory_points(state)
 
 
-RULESET = MageKnight()
-register(RULESET, "mageknight")
+RULES = MageKnight()
+RULESET = RULES

@@ -72,6 +72,9 @@ def check_dial(dial: list[Click], start_click: int, click: int | None) -> int:
 class Figure(UnitState):
     """A Mage Knight figure: a warrior (round base) or a mount (elongated base)."""
 
+    #: The combat dial is printed on the figure: damage and healing move `click`.
+    shared_fields: ClassVar[frozenset[str]] = frozenset({"dial"})
+
     kind: Literal["warrior", "mount"] = "warrior"
     name: str = ""
     faction: str = ""

@@ -31,7 +31,6 @@ from domain.mageknight.figures import (
     units_on_table,
 )
 from domain.mageknight.restrictions import check_cavalry_may_use
-from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure, MageKnightState
 
 
@@ -66,7 +65,6 @@ def trampled(state: MageKnightState, unit: Figure, area: Polygon) -> list[Figure
     ]
 
 
-@RULESET.handle(Trample)
 def decide_trample(d: Decision, cmd: Trample) -> None:
     """MNT-113: move straight ahead over other bases; each figure passed over
     takes 1 pushing damage (MNT-114), a cavalry unit's to the part its

@@ -30,7 +30,6 @@ from domain.mageknight.figures import (
     rider_of,
     unit_of,
 )
-from domain.mageknight.rules import RULESET
 from domain.mageknight.state import Figure, MageKnightState
 from events.mageknight import TokensRemoved
 
@@ -78,7 +77,6 @@ def unseat(d: Decision, victim: Figure, rider: Figure) -> None:
     d.cite("MNT-106", f"{rider.id} is unhorsed and is now a dismounted rider")
 
 
-@RULESET.handle(Unhorse)
 def decide_unhorse(d: Decision, cmd: Unhorse) -> None:
     """MNT-101: a move action assigned while out of contact; then MNT-104 …
     MNT-105: 6 or more on 1d6 + rider bonus unhorses the opposing rider."""

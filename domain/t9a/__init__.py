@@ -1,10 +1,9 @@
 """The 9th Age (ruleset `t9a`): Ambush (AMB) on a minimal T9A core (RULINGS.md).
 
-Importing the package registers the rule set, its appliers and the handlers of
-every clause group.
+`rules.py` holds the rule set and its wiring table (handlers, appliers, facts,
+overlays); nothing registers itself on import.
 """
 
-from domain.t9a import apply, arrival, deployment, joining, moves, rolls  # noqa: F401
-from domain.t9a.rules import T9A
+from domain.t9a.rules import RULES, T9A
 
-__all__ = ["T9A"]
+__all__ = ["RULES", "T9A"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.apply import applies
+from domain.apply import ApplierTable
 from domain.t9a.units import IN_AMBUSH, ArrivalRecord, T9AState
 from events.t9a import (
     AmbushArrivalPostponed,
@@ -11,12 +11,20 @@ from events.t9a import (
     AmbushRollResolved,
     AmbushRollsMade,
     ScoringLost,
+    T9AMembersMoved,
+    T9AMoveCounted,
     T9AMovesReset,
     T9ARemovedAsCasualty,
     T9AUnitDeployed,
     T9AUnitMoved,
+    T9AUnitMovedV1,
     UnitArrivedFromAmbush,
+    UnitArrivedFromAmbushV1,
 )
+
+#: The appliers of this rule set's facts (named by its wiring table in `rules.py`).
+APPLIERS = ApplierTable()
+applies = APPLIERS.on
 
 
 @applies(T9AUnitDeployed)
@@ -65,11 +73,25 @@ def _unit_arrived(state: T9AState, fact: UnitArrivedFromAmbush) -> None:
         unit.conditions = [c for c in unit.conditions if c != IN_AMBUSH]
         unit.x, unit.y, unit.facing = fact.x, fact.y, fact.facing
         unit.arrival_ready = False
-        unit.advance_moved = True
-        unit.moved = "advance"
         unit.arrived = record
     host = state.t9a_unit(fact.unit)
     host.files, host.ranks = fact.files, fact.ranks
+
+
+@applies(T9AMoveCounted)
+def _move_counted(state: T9AState, fact: T9AMoveCounted) -> None:
+    for unit_id in fact.units:
+        unit = state.t9a_unit(unit_id)
+        unit.moved = fact.move
+        unit.advance_moved = fact.move == "advance"
+
+
+@applies(UnitArrivedFromAmbushV1)
+def _unit_arrived_v1(state: T9AState, fact: UnitArrivedFromAmbushV1) -> None:
+    """Logs before issue 11: the applier also counted the arrival as an Advance
+    Move (kept exactly; new logs say it with `T9AMoveCounted`)."""
+    _unit_arrived(state, fact)
+    _move_counted(state, T9AMoveCounted(units=(fact.unit, *fact.members), move="advance"))
 
 
 @applies(AmbushArrivalPostponed)
@@ -89,11 +111,25 @@ def _unit_moved(state: T9AState, fact: T9AUnitMoved) -> None:
     unit.files, unit.ranks = fact.files, fact.ranks
     unit.moved = fact.move
     unit.advance_moved = fact.move == "advance"
-    for member in state.members_of(fact.unit):
+
+
+@applies(T9AMembersMoved)
+def _members_moved(state: T9AState, fact: T9AMembersMoved) -> None:
+    for member in fact.members:
         joined = state.t9a_unit(member)
         joined.x, joined.y, joined.facing = fact.x, fact.y, fact.facing
         joined.moved = fact.move
-        joined.advance_moved = unit.advance_moved
+        joined.advance_moved = fact.move == "advance"
+
+
+@applies(T9AUnitMovedV1)
+def _unit_moved_v1(state: T9AState, fact: T9AUnitMovedV1) -> None:
+    """Logs before issue 11: the applier also moved the joined models (kept exactly;
+    new logs say it with `T9AMembersMoved`)."""
+    _unit_moved(state, fact)
+    _members_moved(state, T9AMembersMoved(
+        unit=fact.unit, members=state.members_of(fact.unit), move=fact.move, x=fact.x,
+        y=fact.y, facing=fact.facing))
 
 
 @applies(T9AMovesReset)

@@ -24,10 +24,9 @@ from domain.t9a.placement import (
     corners_in_reach,
     obstacles,
 )
-from domain.t9a.rules import RULESET, as_t9a
-from domain.t9a.units import T9AState, T9AUnit
+from domain.t9a.units import T9AState, T9AUnit, as_t9a
 from domain.words import agrees, listed
-from events.t9a import ScoringLost, UnitArrivedFromAmbush
+from events.t9a import ScoringLost, T9AMoveCounted, UnitArrivedFromAmbush
 
 #: AMB-27: arriving in this Game Turn loses Scoring.
 LAST_GAME_TURN = 6
@@ -204,7 +203,6 @@ def arrival_of(unit: T9AUnit, cmd: Arrive) -> Arrival:
     return Arrival(unit, cmd.point, cmd.x, cmd.y, cmd.facing, cmd.files, cmd.ranks)
 
 
-@RULESET.handle(Arrive)
 def decide_arrive(d: Decision, cmd: Arrive) -> None:
     """AMB-18: an arriving unit (and any joined model) is placed and counts as having
     made an Advance Move; in Game Turn 6 it also loses Scoring (AMB-27)."""
@@ -220,6 +218,7 @@ def decide_arrive(d: Decision, cmd: Arrive) -> None:
         facing=cmd.facing, files=arrival.files, ranks=arrival.ranks, game_turn=state.round,
         player=state.active_player, phase=state.phase,
     ))
+    d.emit(T9AMoveCounted(units=(unit.id, *members), move="advance"))
     d.cite("AMB-18", f"{unit.id} arrived and counts as having made an Advance Move")
     if loses_scoring(state.round):
         for arrived in (unit.id, *members):

@@ -8,8 +8,7 @@ from domain.t9a.ambushers import is_ambush_eligible
 from domain.t9a.combining import check_join
 from domain.t9a.commands import DeclareAmbush, Deploy
 from domain.t9a.footing import check_formation, check_unit_spacing, check_wholly_on_board
-from domain.t9a.rules import RULESET, as_t9a
-from domain.t9a.units import T9AUnit
+from domain.t9a.units import T9AUnit, as_t9a
 from domain.words import agrees, counted
 from events.t9a import AmbushDeclared, T9AUnitDeployed
 
@@ -41,7 +40,6 @@ def check_not_on_battlefield(unit: T9AUnit) -> None:
         )
 
 
-@RULESET.handle(DeclareAmbush)
 def decide_ambush(d: Decision, cmd: DeclareAmbush) -> None:
     """AMB-03: the owner may choose not to Deploy an eligible unit and place it in
     Ambush instead (joined, if it is an Attachable Model, to an Ambushing unit: AMB-21)."""
@@ -58,7 +56,6 @@ def decide_ambush(d: Decision, cmd: DeclareAmbush) -> None:
     d.cite("AMB-03", f"{unit.id} is placed in Ambush ({unit.rules.ambush}){joined}")
 
 
-@RULESET.handle(Deploy)
 def decide_deploy(d: Decision, cmd: Deploy) -> None:
     """Deploy a unit that is not yet on the table: a legal formation, wholly on the
     board, with Unit Spacing."""

@@ -6,8 +6,7 @@ from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.t9a.combining import check_join, check_model_in_ambush
 from domain.t9a.commands import Attach
-from domain.t9a.rules import RULESET, as_t9a
-from domain.t9a.units import T9AState
+from domain.t9a.units import T9AState, as_t9a
 from events.t9a import AmbushJoinChosen
 
 
@@ -22,7 +21,6 @@ def check_choice_before_roll(state: T9AState) -> None:
         )
 
 
-@RULESET.handle(Attach)
 def decide_attach(d: Decision, cmd: Attach) -> None:
     """AMB-23, AMB-25, AMB-26: each Player Turn, before the roll, an Attachable Model in
     Ambush joins any eligible same-X Ambushing unit, or none (rolling alone); being

@@ -14,10 +14,9 @@ from domain.t9a.commands import Advance, March, Reform
 from domain.t9a.footing import check_formation, check_unit_spacing, check_wholly_on_board
 from domain.t9a.placement import obstacles
 from domain.t9a.rolls import check_start_of_movement_phase
-from domain.t9a.rules import RULESET, as_t9a
-from domain.t9a.units import MoveKind, T9AState, T9AUnit
+from domain.t9a.units import MoveKind, T9AState, T9AUnit, as_t9a
 from domain.words import listed
-from events.t9a import T9AUnitMoved
+from events.t9a import T9AMembersMoved, T9AUnitMoved
 
 
 def check_no_move_after_arrival(state: T9AState, unit: T9AUnit) -> None:
@@ -98,21 +97,19 @@ def move_forwards(d: Decision, unit_id: str, move: MoveKind, distance: float) ->
     check_unit_spacing(state, unit, end, clause="CORE-UNIT-SPACING", index=others)
     d.emit(T9AUnitMoved(unit=unit.id, move=move, x=end.x, y=end.y, facing=end.facing,
                      files=unit.files, ranks=unit.ranks, distance=distance))
+    move_members(d, unit.id, move)
 
 
-@RULESET.handle(Advance)
 def decide_advance(d: Decision, cmd: Advance) -> None:
     """An Advance Move: straight forwards up to the Advance Rate."""
     move_forwards(d, cmd.unit, "advance", cmd.distance)
 
 
-@RULESET.handle(March)
 def decide_march(d: Decision, cmd: March) -> None:
     """A March Move: straight forwards up to the March Rate."""
     move_forwards(d, cmd.unit, "march", cmd.distance)
 
 
-@RULESET.handle(Reform)
 def decide_reform(d: Decision, cmd: Reform) -> None:
     """A Reform: a new legal formation and facing about the unit's centre."""
     state = as_t9a(d.state)
@@ -125,3 +122,16 @@ def decide_reform(d: Decision, cmd: Reform) -> None:
     check_unit_spacing(state, unit, end, clause="CORE-UNIT-SPACING")
     d.emit(T9AUnitMoved(unit=unit.id, move="reform", x=end.x, y=end.y, facing=end.facing,
                      files=files, ranks=ranks, distance=0.0))
+    move_members(d, unit.id, "reform")
+
+
+def move_members(d: Decision, unit_id: str, move: MoveKind) -> None:
+    """A-AMB-14, AMB-22: the models joined to a unit move with it (one unit), and
+    count as having made its Move."""
+    state = as_t9a(d.state)
+    members = state.members_of(unit_id)
+    if members:
+        unit = state.t9a_unit(unit_id)
+        assert unit.x is not None and unit.y is not None and unit.facing is not None
+        d.emit(T9AMembersMoved(unit=unit_id, members=members, move=move, x=unit.x,
+                               y=unit.y, facing=unit.facing))

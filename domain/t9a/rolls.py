@@ -18,8 +18,7 @@ from domain.t9a.ambushers import (
 )
 from domain.t9a.commands import RollAmbush
 from domain.t9a.machine import MOVEMENT
-from domain.t9a.rules import RULESET, as_t9a
-from domain.t9a.units import T9AState
+from domain.t9a.units import T9AState, as_t9a
 from events.t9a import AmbushRollResolved, AmbushRollsMade
 
 #: AMB-09: the roll needed to arrive.
@@ -100,7 +99,6 @@ def check_dice_supplied(
     raise InputError(f"{given}: one D6 for each unit in Ambush (AMB-07){single}")
 
 
-@RULESET.handle(RollAmbush)
 def decide_roll_ambush(d: Decision, cmd: RollAmbush) -> None:
     """AMB-07, AMB-24: roll one D6 per Ambushing unit, a single one per Combined Unit
     (A-AMB-14); in Player Turns 5 and 6 every roll counts as a 3+ unrolled (AMB-10)."""

@@ -1,8 +1,8 @@
 """The T9A rule set: its state, units, commands and hooks.
 
-Handlers are registered by the clause-group modules (`deployment`, `joining`,
-`rolls`, `arrival`, `moves`) with `@RULESET.handle(...)`; the package
-`__init__` imports them.
+Its wiring table (`WIRING`) names the handler of each command, from the
+clause-group modules (`deployment`, `joining`, `rolls`, `arrival`, `moves`),
+its appliers, facts and board overlays.
 """
 
 from __future__ import annotations
@@ -11,17 +11,47 @@ from typing import Any
 
 from domain.decision import Decision
 from domain.errors import RuleViolation, ScriptError
-from domain.ruleset import Ruleset, Setup, register
+from domain.ruleset import Ruleset, Setup, Wiring, facts_of
 from domain.state import GameState
+from domain.t9a import apply, arrival, deployment, joining, moves, rolls
 from domain.t9a.ambushers import is_ambush_eligible
 from domain.t9a.combining import check_join, check_model_in_ambush
-from domain.t9a.commands import T9A_COMMANDS
+from domain.t9a.commands import (
+    T9A_COMMANDS,
+    Advance,
+    Arrive,
+    Attach,
+    DeclareAmbush,
+    Deploy,
+    March,
+    Reform,
+    RollAmbush,
+)
 from domain.t9a.flow import GAME_END_RULES, PHASE_END_RULES, PHASE_START_RULES
 from domain.t9a.footing import check_formation, check_unit_spacing
 from domain.t9a.machine import MACHINE
-from domain.t9a.units import IN_AMBUSH, T9AState, T9AUnit
+from domain.t9a.units import IN_AMBUSH, T9AState, T9AUnit, as_t9a
+from events import t9a as t9a_facts
 from events.base import Fact
 from events.core import UnitFielded
+
+__all__ = ["RULES", "T9A", "T9AState", "T9AUnit", "as_t9a"]
+
+WIRING = Wiring(
+    handlers={
+        Deploy: deployment.decide_deploy,
+        DeclareAmbush: deployment.decide_ambush,
+        Attach: joining.decide_attach,
+        RollAmbush: rolls.decide_roll_ambush,
+        Arrive: arrival.decide_arrive,
+        Advance: moves.decide_advance,
+        March: moves.decide_march,
+        Reform: moves.decide_reform,
+    },
+    appliers=apply.APPLIERS,
+    facts=facts_of(t9a_facts),
+    overlays="projections.t9a:t9a_overlays",
+)
 
 
 class T9A(Ruleset):
@@ -35,6 +65,7 @@ class T9A(Ruleset):
     last_round = 6
     result_points_max = 20
     result_points_name = "battle points (the 20-0 score)"
+    wiring = WIRING
 
     def setup_facts(self, setup: Setup) -> list[Fact]:
         """Field the script's units; a unit fielded already in Ambush must be eligible
@@ -109,11 +140,5 @@ def check_fielded_join(model: T9AUnit, units: dict[str, T9AUnit]) -> None:
                           f"{breach.message} ({breach.rule})") from None
 
 
-def as_t9a(state: GameState) -> T9AState:
-    """The state as T9A state."""
-    assert isinstance(state, T9AState)
-    return state
-
-
-RULESET = T9A()
-register(RULESET)
+RULES = T9A()
+RULESET = RULES

@@ -169,3 +169,9 @@ class T9AState(GameState):
     def members_of(self, host: str) -> tuple[str, ...]:
         """The Attachable Models joined to `host`, in id order."""
         return tuple(u.id for u in self.t9a_units() if u.joined_to == host)
+
+
+def as_t9a(state: GameState) -> T9AState:
+    """The state as T9A state."""
+    assert isinstance(state, T9AState)
+    return state

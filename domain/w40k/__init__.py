@@ -1,6 +1,9 @@
-"""Warhammer 40,000 10th edition (ruleset `w40k-10`): Stratagems (STR) on a minimal core."""
+"""Warhammer 40,000 10th edition (ruleset `w40k-10`): Stratagems (STR) on a minimal core.
 
-import domain.w40k.apply  # noqa: F401  (registers the appliers)
-from domain.w40k.rules import W40K
+`rules.py` holds the rule set and its wiring table (handlers, appliers, facts,
+overlays); nothing registers itself on import.
+"""
 
-__all__ = ["W40K"]
+from domain.w40k.rules import RULES, W40K
+
+__all__ = ["RULES", "W40K"]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from domain.apply import applies
+from domain.apply import ApplierTable
 from domain.w40k.state import CostModifier, CpEntry, RollRecord, StratagemUse, W40KState
 from events.w40k import (
     BattleShockRecovered,
     BattleShockTested,
+    BattleShockTestsCancelled,
     BattleShockTestsDue,
     ChargeDeclared,
     ChargeMoveEnded,
@@ -15,16 +16,23 @@ from events.w40k import (
     CommandPointsSpent,
     ConditionsGiven,
     CostModifierGranted,
+    CostModifiersUsed,
     EffectRecorded,
     MortalWoundsRolled,
+    MortalWoundsRolledV1,
     RollReplaced,
     ShootingTargetSelected,
     StratagemEffectsEnded,
     StratagemUsed,
+    StratagemUsedV1,
     UnitArrived,
     UnitFought,
     UnitMoved,
 )
+
+#: The appliers of this rule set's facts (named by its wiring table in `rules.py`).
+APPLIERS = ApplierTable()
+applies = APPLIERS.on
 
 
 def _ledger(state: W40KState, entry: CpEntry) -> None:
@@ -77,11 +85,25 @@ def _stratagem_used(state: W40KState, fact: StratagemUsed) -> None:
         targets=list(fact.targets), cost=fact.cost, round=fact.round, turn=fact.turn,
         phase=fact.phase,
     ))
+    for unit in fact.targets:
+        state.units[unit].affected_by.append(fact.use)
+
+
+@applies(CostModifiersUsed)
+def _modifiers_used(state: W40KState, fact: CostModifiersUsed) -> None:
+    for modifier in state.cost_modifiers:
+        if modifier.id in fact.modifiers:
+            modifier.used = True
+
+
+@applies(StratagemUsedV1)
+def _stratagem_used_v1(state: W40KState, fact: StratagemUsedV1) -> None:
+    """Logs before issue 11: the applier also decided which modifiers were one-use
+    (kept exactly; new logs say it with `CostModifiersUsed`)."""
+    _stratagem_used(state, fact)
     for modifier in state.cost_modifiers:
         if modifier.id in fact.modifiers and modifier.duration is None:
             modifier.used = True
-    for unit in fact.targets:
-        state.units[unit].affected_by.append(fact.use)
 
 
 @applies(ConditionsGiven)
@@ -129,7 +151,19 @@ def _mortal_wounds(state: W40KState, fact: MortalWoundsRolled) -> None:
     enemy.models = fact.models_left
     if fact.destroyed:
         enemy.status = "removed"
-        # CORE-BATTLE-SHOCK tests units on the battlefield: a destroyed one owes none.
+
+
+@applies(BattleShockTestsCancelled)
+def _tests_cancelled(state: W40KState, fact: BattleShockTestsCancelled) -> None:
+    state.battle_shock_due = [u for u in state.battle_shock_due if u not in fact.units]
+
+
+@applies(MortalWoundsRolledV1)
+def _mortal_wounds_v1(state: W40KState, fact: MortalWoundsRolledV1) -> None:
+    """Logs before issue 11: the applier also cancelled a destroyed unit's test
+    (kept exactly; new logs say it with `BattleShockTestsCancelled`)."""
+    _mortal_wounds(state, fact)
+    if fact.destroyed:
         state.battle_shock_due = [u for u in state.battle_shock_due if u != fact.enemy]
 
 

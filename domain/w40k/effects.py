@@ -32,6 +32,7 @@ from domain.w40k.targets import gap_between, is_beyond, is_visible_to, nearest_e
 from domain.w40k.timing import Moment
 from events.w40k import (
     BattleShockTested,
+    BattleShockTestsCancelled,
     ChargeRolled,
     ConditionsGiven,
     EffectRecorded,
@@ -264,3 +265,6 @@ def roll_mortal_wounds(
                               roll=state.next_roll_ref(), values=values,
                               success=effect.success, mortal_wounds=wounds, wounds_left=left,
                               models_left=models, destroyed=models == 0))
+    if models == 0 and enemy.id in state.battle_shock_due:
+        # CORE-BATTLE-SHOCK tests units on the battlefield: a destroyed one owes none.
+        d.emit(BattleShockTestsCancelled(units=(enemy.id,)))

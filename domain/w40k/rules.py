@@ -7,8 +7,9 @@ from typing import Any, ClassVar
 from domain.commands import Command
 from domain.decision import Decision
 from domain.errors import ScriptError
-from domain.ruleset import Handler, Ruleset, Setup, register
+from domain.ruleset import Handler, Ruleset, Setup, Wiring, facts_of
 from domain.state import GameState
+from domain.w40k import apply
 from domain.w40k.actions import (
     decide_charge_move,
     decide_declare_charge,
@@ -46,11 +47,12 @@ from domain.w40k.state import CpEntry, W40KState, W40KUnit, game
 from domain.w40k.timing import TIMING, TimingMachine
 from domain.w40k.use import decide_pass_stratagem, decide_use_stratagem
 from domain.w40k.windows import decide_end_turn, decide_next_phase
+from events import w40k as w40k_facts
 from events.base import Fact
 from events.core import GameStarted, UnitFielded
 from events.w40k import BattleShockTestsDue, CommandPointsGained
 
-__all__ = ["W40K", "W40KState", "W40KUnit"]
+__all__ = ["RULES", "W40K", "W40KState", "W40KUnit"]
 
 HANDLERS: dict[type[Command], Handler] = {
     NextPhaseW40K: decide_next_phase,
@@ -67,6 +69,13 @@ HANDLERS: dict[type[Command], Handler] = {
     Fight: decide_fight,
 }
 
+WIRING = Wiring(
+    handlers=HANDLERS,
+    appliers=apply.APPLIERS,
+    facts=facts_of(w40k_facts),
+    overlays="projections.w40k:w40k_overlays",
+)
+
 
 class W40K(Ruleset):
     """Warhammer 40,000 10th edition, with Stratagems."""
@@ -76,17 +85,13 @@ class W40K(Ruleset):
     state_type = W40KState
     machine = MACHINE
     commands = COMMANDS
+    wiring = WIRING
     last_round = 5
     result_points_max = 100
     result_points_name = "victory points (at most 100)"
     default_options: ClassVar[dict[str, Any]] = {"cp": 0, "catalogs": []}
     file_options: ClassVar[tuple[str, ...]] = ("catalogs",)
     extra_machines: ClassVar[dict[str, TimingMachine]] = {"stratagem_timing": TIMING}
-
-    def __init__(self) -> None:
-        super().__init__()
-        for command_type, handler in HANDLERS.items():
-            self.handle(command_type)(handler)
 
     def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """Also validate and inline the codex catalogs (STR-20)."""
@@ -154,4 +159,5 @@ class W40K(Ruleset):
         return state.view_extra()
 
 
-W40K_RULES = register(W40K(), "w40k")
+RULES = W40K()
+W40K_RULES = RULES

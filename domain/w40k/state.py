@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from domain.decision import Decision
 from domain.geometry import Disc
@@ -89,7 +89,10 @@ class W40KUnit(UnitState):
 
 
 class CpEntry(StateModel):
-    """One line of the CP ledger."""
+    """One line of the CP ledger. Never changed once written (frozen), so working
+    copies share it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     player: str
     round: int

@@ -23,7 +23,7 @@ from domain.w40k.state import W40KState, W40KUnit, game
 from domain.w40k.targets import select_targets
 from domain.w40k.timing import TIMING, Moment, TimingCursor, check_timing, is_timely
 from domain.w40k.windows import answer_window, describe, last_trigger
-from events.w40k import CommandPointsSpent, StratagemUsed
+from events.w40k import CommandPointsSpent, CostModifiersUsed, StratagemUsed
 
 
 def find_stratagem(state: W40KState, stratagem_id: str) -> Stratagem:
@@ -57,6 +57,7 @@ def decide_use_stratagem(d: Decision, cmd: UseStratagem) -> None:
             turn=moment.turn, phase=moment.phase, trigger=moment.trigger,
         )
     )
+    spend_one_use_modifiers(d, use, cost.modifiers)
     balance = state.player_state[cmd.by].cp - cost.total
     d.emit(CommandPointsSpent(player=cmd.by, amount=cost.total,
                               source=f"{stratagem.name} ({use})", balance=balance))
@@ -108,6 +109,14 @@ def check_timing_or_bar(d: Decision, cmd: UseStratagem, stratagem: Stratagem) ->
                 so = why.format(player=cmd.by, when=describe(missed))
                 raise RuleViolation(bar.rule, f"{bar.message}; so {so}") from None
         raise
+
+
+def spend_one_use_modifiers(d: Decision, use: str, taken: tuple[str, ...]) -> None:
+    """STR-23: a modifier without a duration applies to one use only; the use that
+    takes it spends it."""
+    one_use = tuple(m.id for m in game(d).cost_modifiers if m.id in taken and m.duration is None)
+    if one_use:
+        d.emit(CostModifiersUsed(use=use, modifiers=one_use))
 
 
 def decide_pass_stratagem(d: Decision, cmd: PassStratagem) -> None:

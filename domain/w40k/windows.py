@@ -27,6 +27,7 @@ from domain.w40k.limits import (
 from domain.w40k.state import W40KState, game
 from domain.w40k.targets import target_problem
 from domain.w40k.timing import TIMING, Moment, TimingCursor, is_timely
+from domain.windows import open_window
 from events.base import Fact
 from events.core import (
     PhaseStarted,
@@ -53,7 +54,7 @@ def open_stratagem_window(d: Decision, moment: Moment, held: PhaseEnd | None = N
     if not eligible:
         return False
     context = moment.context() if held is None else {**moment.context(), "held": held}
-    d.emit(ReactionWindowOpened(kind="stratagem", eligible=eligible, context=context))
+    open_window(d, "stratagem", eligible, context)
     return True
 
 

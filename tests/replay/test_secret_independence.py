@@ -277,13 +277,13 @@ def test_a_timestamp_tells_when_a_command_came_not_how_long_deciding_took(
     now = [NOON]
     service = GameService(":memory:", clock=lambda: now[0])
     game_id = service.start(as_script(EXTRA["infinity-hidden-deployment"], ROOT).setup())
-    real_decide = replay.service.decide
+    real_decide = replay.service.settle
 
     def slow_decide(*args: Any, **kwargs: Any) -> Any:
         now[0] = now[0].replace(minute=5)  # deciding took five minutes
         return real_decide(*args, **kwargs)
 
-    monkeypatch.setattr(replay.service, "decide", slow_decide)
+    monkeypatch.setattr(replay.service, "settle", slow_decide)
     assert service.handle(game_id, {"by": "pano", "do": "next_phase"}).accepted
 
     assert service.stored_events(game_id)[-1].timestamp == NOON

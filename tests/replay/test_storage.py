@@ -96,18 +96,18 @@ def race(monkeypatch: pytest.MonkeyPatch, interloper: Callable[[], Outcome]) -> 
     """Make `interloper` write while the next decision is being made."""
     import replay.service
 
-    real_decide = replay.service.decide
+    real_settle = replay.service.settle
     done: list[Outcome] = []
     started: list[bool] = []
 
     def decide_while_someone_writes(*args: Any, **kwargs: Any) -> Any:
-        facts = real_decide(*args, **kwargs)
+        decided = real_settle(*args, **kwargs)
         if not started:
             started.append(True)
             done.append(interloper())
-        return facts
+        return decided
 
-    monkeypatch.setattr(replay.service, "decide", decide_while_someone_writes)
+    monkeypatch.setattr(replay.service, "settle", decide_while_someone_writes)
     return done
 
 

@@ -386,3 +386,37 @@ def test_an_undo_reads_only_the_tail_of_a_long_log(backend_service: GameService)
               if e.fact.type == "StepsUndone"]
     assert len(undone) == 1 and list(undone[0].steps) == [298, 299, 300]
     assert sum(read) < 450  # the tail page and the time travel, not 900+ events
+def test_core_undo_depth_a_step_beyond_the_depth_settles_the_oldest(
+    service: GameService,
+) -> None:
+    """CORE-UNDO-DEPTH: `decide` says which step can no longer be undone
+    (`StepsSettled`); the applier only assigns."""
+    from domain.state import UNDO_DEPTH
+
+    game_id = service.start(SETUP)
+    outcomes = [service.handle(game_id, {"do": "roll", "by": "red"})
+                for _ in range(UNDO_DEPTH + 1)]
+
+    assert all(o.accepted for o in outcomes)
+    assert "StepsSettled" not in outcomes[UNDO_DEPTH - 1].events
+    assert outcomes[UNDO_DEPTH].events[:2] == ["StepTaken", "StepsSettled"]
+    live = service.load(game_id).state.live_steps
+    assert len(live) == UNDO_DEPTH and live[0].step == 2
+
+
+def test_core_redo_nothing_a_new_step_clears_the_redo_stack_by_a_fact(
+    service: GameService,
+) -> None:
+    """CORE-REDO-NOTHING: once play moves on after an undo, `decide` says the undone
+    steps can no longer be redone (`RedoStackCleared`)."""
+    game_id = service.start(SETUP)
+    rolled(service, game_id)
+    undo(service, game_id)
+    assert service.load(game_id).state.redo_stack
+
+    outcome = service.handle(game_id, {"do": "roll", "by": "red"})
+
+    assert outcome.accepted and outcome.events[:2] == ["StepTaken", "RedoStackCleared"]
+    assert service.load(game_id).state.redo_stack == []
+    refused = service.handle(game_id, {"do": "request_redo", "by": "red"})
+    assert (refused.accepted, refused.rule) == (False, "CORE-REDO-NOTHING")

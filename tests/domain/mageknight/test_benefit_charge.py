@@ -22,9 +22,10 @@ def test_mnt_87_charge_moves_and_attacks_in_one_action(run: Run) -> None:
     """MNT-87."""
     result, state = run([*CHARGER, FOE], [TO_ACTION, charge([[10, 15]])])
 
-    assert result["steps"][-1]["events"][:4] == [
-        "StepTaken", "ActionAssigned", "FigureMoved", "DiceRolled"]
+    assert result["steps"][-1]["events"][:5] == [
+        "StepTaken", "ActionAssigned", "FigureMoved", "RiderCarried", "DiceRolled"]
     assert state.actions_used == 1 and state.units["m1"].y == 15.0
+    assert state.units["r1"].y == 15.0  # MNT-16: the mount carried its rider
 
 
 def test_mnt_88_only_abilities_of_the_assigned_action_may_be_used(run: Run) -> None:

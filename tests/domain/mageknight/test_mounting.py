@@ -86,3 +86,23 @@ def test_mnt_85_mnt_86_the_new_unit_has_one_token_and_may_still_act(run: Run) ->
     assert result["steps"][2]["accepted"]
     assert result["steps"][3]["accepted"] and result["steps"][3]["rule"] == "MNT-37"
     assert state.units["m1"].tokens == 2
+
+
+def test_mnt_85_a_rider_with_tokens_of_its_own_loses_them_as_it_mounts(run: Run) -> None:
+    """MNT-85: the cavalry unit's token is the mount's; `decide` says that the
+    rider's own tokens go (`RiderTokensRemoved`), the applier only assigns."""
+    from domain.dice import DiceSource
+    from domain.gate import settle
+    from domain.ruleset import find_ruleset
+
+    result, state = run(cavalry(), [TO_ACTION, dismount()])
+    assert result["steps"][-1]["accepted"]
+    state.units["r1"].tokens = 1  # as if it had acted on foot
+    rules = find_ruleset("mageknight-2")
+
+    decided = settle(rules, state, rules.parse_command(mount_up()), DiceSource(0, 0))
+
+    assert [f.type for f in decided.facts] == [
+        "StepTaken", "ActionAssigned", "RiderTokensRemoved", "RiderMounted"]
+    assert decided.state.units["r1"].tokens == 0 and decided.state.units["m1"].tokens == 1
+    assert state.units["r1"].tokens == 1  # the caller's state is as it was

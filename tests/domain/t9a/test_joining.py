@@ -167,3 +167,21 @@ def test_amb_20_a_joined_model_still_in_ambush_is_removed_with_its_unit(t9a: Sce
     assert last(result)["events"].count("T9ARemovedAsCasualty") == 2
     units = result["state"]["units"]
     assert (units["red-scouts"]["status"], units["red-hero"]["status"]) == ("removed", "removed")
+
+
+def test_a_joined_model_moves_with_its_unit_by_a_fact_decide_emits(t9a: Scene) -> None:
+    """A-AMB-14: a joined model moves only with its unit; `decide` says so
+    (`T9AMembersMoved`), the applier of the unit's move only assigns the unit."""
+    next_turn = [{"by": "red", "do": "end_turn"}, {"by": "blue", "do": "end_turn"},
+                 {"by": "red", "do": "next_phase"}]
+    advance = {"by": "red", "do": "advance", "unit": "red-scouts", "distance": 1}
+
+    result = t9a([ambusher(), character()], [*COMBINED_ARRIVES, *next_turn, advance])
+
+    assert all(step["accepted"] for step in result["steps"]), [
+        (s["index"], s["rule"], s["message"]) for s in result["steps"] if not s["accepted"]]
+    assert last(result)["events"] == ["StepTaken", "T9AUnitMoved", "T9AMembersMoved"]
+    units = result["state"]["units"]
+    scouts, hero = units["red-scouts"], units["red-hero"]
+    assert (hero["x"], hero["y"], hero["facing"]) == (scouts["x"], scouts["y"], scouts["facing"])
+    assert hero["advance_moved"] and hero["moved"] == "advance"
