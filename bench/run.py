@@ -193,21 +193,26 @@ def bench_replay(folder: Path, events: int) -> dict[str, float]:
 # -- 3. time travel ---------------------------------------------------------------
 def grow_game(service: GameService, game_id: UUID, events: int) -> None:
     """Record plain steps (a `next_phase` that leaves the phase as it is) until the game
-    has `events` events, snapshots taken as usual: a long game cheaply."""
-    from domain.apply import apply
+    has `events` events, snapshots taken as usual: a long game cheaply. Each step
+    carries the undo-depth bookkeeping a decided step would (`keep_undo_depth`), so
+    the state stays the size a real game's does."""
+    from domain.commands import Command
+    from domain.decision import Decision
+    from domain.dice import DiceSource
+    from domain.undo import keep_undo_depth
     from events.core import PhaseStarted, StepTaken
 
     game = service.load(game_id)
     now = datetime.now(UTC)
     while game.version < events:
         player = game.state.active_player
-        facts = [StepTaken(step=game.state.step + 1, by=player,
-                           command={"do": "next_phase", "by": player}),
-                 PhaseStarted(round=game.state.round, active_player=player,
-                              phase=game.state.phase)]
-        for fact in facts:
-            apply(game.state, fact)
-        game.record(facts, now, step=game.state.step)
+        d = Decision(game.ruleset, game.state, DiceSource(seed=0, next_index=0))
+        d.emit(StepTaken(step=game.state.step + 1, by=player,
+                         command={"do": "next_phase", "by": player}))
+        keep_undo_depth(d, Command(do="next_phase", by=player))
+        d.emit(PhaseStarted(round=game.state.round, active_player=player,
+                            phase=game.state.phase))
+        game.record(d.facts, now, step=game.state.step)
         first = game.pending[0].originator_version
         service.save(game)
         service._snapshot_if_due(game, first)

@@ -107,7 +107,15 @@ def _step_taken(state: GameState, fact: StepTaken) -> None:
 
 @applies(StepsSettled)
 def _steps_settled(state: GameState, fact: StepsSettled) -> None:
-    state.live_steps = [ref for ref in state.live_steps if ref.step not in fact.steps]
+    settled = frozenset(fact.steps)
+    live = state.live_steps
+    oldest = 0  # nearly always the oldest steps: slice them off
+    while oldest < len(live) and live[oldest].step in settled:
+        oldest += 1
+    if oldest == len(settled):
+        state.live_steps = live[oldest:]
+    else:
+        state.live_steps = [ref for ref in live if ref.step not in settled]
 
 
 @applies(RedoStackCleared)

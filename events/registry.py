@@ -34,14 +34,14 @@ def load_fact(data: dict[str, Any]) -> Fact:
     dispatch through; the same validation the union would run. Data is changed in
     place (the version goes).
     """
-    old = legacy_type(data)
-    if old is not None:
-        return old.model_validate({k: v for k, v in data.items() if k != "class_version"})
     cls = FACT_TYPES.get(data.get("type", ""))
     if cls is not None and data.get("class_version", 1) == cls.class_version:
         data.pop("class_version", None)
         fact: Fact = cls.__pydantic_validator__.validate_python(data)
         return fact
+    old = legacy_type(data)
+    if old is not None:
+        return old.model_validate({k: v for k, v in data.items() if k != "class_version"})
     return FACT_ADAPTER.validate_python(upcast(data))
 
 

@@ -76,20 +76,28 @@ class PydanticMapper(Mapper[UUID]):
         )
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        data = stored_event.state
-        if stored_event.topic == COMPRESSED_SNAPSHOT_TOPIC:
+        return self.decode_stored(as_uuid(stored_event.originator_id),
+                                  stored_event.originator_version, stored_event.topic,
+                                  stored_event.state)
+
+    def decode_stored(self, originator_id: UUID, version: int, topic: str,
+                      data: bytes) -> GameEvent | GameSnapshot:
+        """A stored row's event or snapshot (`to_domain_event`, without the row
+        first made a `StoredEvent`: `replay.event_store` reads rows directly)."""
+        if topic == EVENT_TOPIC:
+            return decode_event(originator_id, version, self.transcoder.decode(data))
+        if topic == COMPRESSED_SNAPSHOT_TOPIC:
             data = zlib.decompress(data)
         body = self.transcoder.decode(data)
-        originator_id = as_uuid(stored_event.originator_id)
-        if stored_event.topic in SNAPSHOT_TOPICS:
+        if topic in SNAPSHOT_TOPICS:
             return GameSnapshot(
                 originator_id=originator_id,
-                originator_version=stored_event.originator_version,
+                originator_version=version,
                 timestamp=datetime.fromisoformat(body["timestamp"]),
                 ruleset=body["ruleset"],
                 state=body["state"],
             )
-        return decode_event(originator_id, stored_event.originator_version, body)
+        return decode_event(originator_id, version, body)
 
 
 def as_uuid(value: Any) -> UUID:

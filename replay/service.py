@@ -29,6 +29,7 @@ from uuid import UUID, uuid4
 from eventsourcing.application import Application, ProcessingEvent
 from eventsourcing.persistence import (
     ApplicationRecorder,
+    EventStore,
     Mapper,
     PersistenceError,
     RecordConflictError,
@@ -48,6 +49,7 @@ from events.base import Fact
 from events.core import ClauseApplied, StepTaken
 from events.envelope import GameEvent
 from projections.state_view import state_hash
+from replay.event_store import GameEventStore
 from replay.mapper import OrjsonTranscoder, PydanticMapper
 from replay.snapshots import Warn, trusted_game
 from replay.storage import schema_setup_lock, storage_env
@@ -290,6 +292,10 @@ class GameService(Application[UUID]):
     def construct_mapper(self) -> Mapper[UUID]:
         """The pydantic mapper that keeps upcasting working."""
         return PydanticMapper(transcoder=self.construct_transcoder())
+
+    def construct_event_store(self) -> EventStore[UUID]:
+        """The library's event store, reading a game's rows directly on SQLite."""
+        return GameEventStore(mapper=self.mapper, recorder=self.recorder)
 
     # -- commands ----------------------------------------------------------------
     def start(self, setup: Setup, game_id: UUID | None = None) -> UUID:

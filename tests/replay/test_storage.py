@@ -418,3 +418,25 @@ def test_a_game_is_found_by_its_id_a_prefix_or_last(backend_service: GameService
                         (str(ids[0])[:9] + "x", "no game")]:
         with pytest.raises(GameNotFoundError, match=error):
             backend_service.find_game(text)
+
+
+def test_the_direct_sqlite_read_gives_the_events_the_library_reads(tmp_path: Path) -> None:
+    """`replay.event_store.GameEventStore` reads SQLite rows itself: for every range,
+    order and limit it gives exactly the events the library's own reader gives."""
+    from eventsourcing.persistence import EventStore
+
+    service = GameService(str(tmp_path / "g.db"))
+    game_id = service.start(SETUP)
+    turns(service, game_id, 6)
+    library: EventStore[UUID] = EventStore(service.mapper, service.recorder)
+    assert type(service.events).__name__ == "GameEventStore"
+    version = service.load(game_id).version
+    assert version > 10
+    for gt, lte, desc, limit in [(None, None, False, None), (3, None, False, None),
+                                 (None, 7, False, None), (2, 9, True, 3), (None, None, True, 1),
+                                 (version, None, False, None)]:
+        ours = list(service.events.get(game_id, gt=gt, lte=lte, desc=desc, limit=limit))
+        theirs = list(library.get(game_id, gt=gt, lte=lte, desc=desc, limit=limit))
+        assert ours == theirs, (gt, lte, desc, limit)
+    assert [e.originator_version for e in service.events.get(game_id, gt=2, lte=9, desc=True,
+                                                              limit=3)] == [9, 8, 7]
