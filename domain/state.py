@@ -61,13 +61,13 @@ class StateModel(BaseModel):
         A structural copy, about ten times faster than `model_copy(deep=True)`:
         numbers, strings, tuples of them and frozen models are shared; lists, dicts
         and state models are copied. Which fields can hold something mutable is
-        read from the class's annotations once (`_mutable_fields`)."""
+        read from the class's annotations once (`_field_copiers`)."""
         new = _NEW(type(self))
         values = dict(self.__dict__)
-        for name in _mutable_fields(type(self)):
+        for name, copy_of in _field_copiers(type(self)):
             value = values[name]
             if type(value) not in _ATOMS:
-                values[name] = copied(value)
+                values[name] = copy_of(value)
         _SET(new, "__dict__", values)
         _SET(new, "__pydantic_fields_set__", set(self.__pydantic_fields_set__))
         _SET(new, "__pydantic_extra__", None)
@@ -126,21 +126,39 @@ def _how_to_copy(kind: type) -> Callable[[Any], Any]:
 
 #: How each type met so far is copied.
 _HOW: dict[type, Callable[[Any], Any]] = {}
-#: Per state class, the fields whose values may need a copy.
-_MUTABLE: dict[type, tuple[str, ...]] = {}
+#: Per state class, the fields whose values may need a copy, and how to copy them.
+_COPIERS: dict[type, tuple[tuple[str, Callable[[Any], Any]], ...]] = {}
 _ATOM_TYPES: frozenset[Any] = frozenset({int, float, str, bool, type(None)})
 
 
-def _mutable_fields(kind: type[StateModel]) -> tuple[str, ...]:
+def _field_copiers(kind: type[StateModel]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
     """The fields of `kind` that are not shared (`shared_fields`) and whose
     annotation allows a mutable value (anything but atoms, tuples of atoms,
-    literals and frozen models)."""
-    found = _MUTABLE.get(kind)
+    literals and frozen models), each with how its value is copied: a list or
+    dict of immutable values (a ledger of frozen entries, a list of ids) is
+    copied shallowly, at C speed, whatever its length."""
+    found = _COPIERS.get(kind)
     if found is None:
-        found = _MUTABLE[kind] = tuple(
-            name for name, info in kind.model_fields.items()
+        found = _COPIERS[kind] = tuple(
+            (name, _copier(info.annotation)) for name, info in kind.model_fields.items()
             if name not in kind.shared_fields and not _immutable(info.annotation))
     return found
+
+
+def _copier(annotation: Any) -> Callable[[Any], Any]:
+    """How to copy a value of this annotation (not an immutable one)."""
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin in (Union, UnionType):
+        kept = [arg for arg in args if arg is not type(None)]
+        return _copier(kept[0]) if len(kept) == 1 else copied
+    if (origin is list and _immutable(args[0])) or (origin is dict and _immutable(args[1])):
+        return _shallow
+    return copied
+
+
+def _shallow(value: Any) -> Any:
+    """A list or dict of immutable values: a new container, the same values."""
+    return value.copy() if type(value) in (list, dict) else copied(value)
 
 
 def _immutable(annotation: Any) -> bool:

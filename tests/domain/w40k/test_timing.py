@@ -4,8 +4,14 @@ that triggers open for the players who could react (RULINGS 40k, "Timing windows
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from domain.w40k.rules import W40K
-from domain.w40k.timing import TIMING
+from domain.w40k.timing import NO_WINDOW, TIMING, WINDOW, TimingCursor
+from replay.service import GameService
+from warledger.script import load_script, run_script
 
 from .conftest import Run
 from .helpers import (
@@ -21,6 +27,8 @@ from .helpers import (
 )
 
 PASS_RED = {"by": "red", "do": "pass_stratagem"}
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 
 def test_str_04_refuses_a_proactive_stratagem_outside_the_phases_it_lists(run: Run) -> None:
@@ -282,3 +290,25 @@ def test_the_timing_machine_is_a_transitions_table_exposed_for_diagrams() -> Non
     triggers = {row["trigger"] for row in TIMING.rows}
     assert triggers == {"use_stratagem", "pass_stratagem", "open_window", "close_window"}
     assert "is_in_the_stated_turn" in TIMING.mermaid()
+
+
+def test_the_timing_table_read_directly_answers_as_the_transitions_machine(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """STR-04: `TIMING.allows` reads the table itself; over every 40k example,
+    each question it answers gets the same answer from the library's machine."""
+    answers: list[tuple[str, bool]] = []
+    direct = TIMING.allows
+
+    def both(cursor: TimingCursor, trigger: str) -> bool:
+        got = direct(cursor, trigger)
+        assert got == TIMING.library_allows(cursor, trigger), (trigger, cursor.window)
+        answers.append((cursor.window, got))
+        return got
+
+    monkeypatch.setattr(TIMING, "allows", both)
+    service = GameService(str(tmp_path / "g.db"))
+    for path in sorted(EXAMPLES.glob("w40k-*.yaml")):
+        result = run_script(service, load_script(path))
+        assert result["steps"], path.name
+    assert {got for _, got in answers} == {True, False}
+    assert {window for window, _ in answers} == {NO_WINDOW, WINDOW}
