@@ -14,39 +14,31 @@ import argparse
 import os
 import re
 import shutil
-import sqlite3
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 from uuid import UUID
 
-import orjson
-from eventsourcing.persistence import PersistenceError
-
-from domain.errors import ScriptError
-from domain.history import History
-from domain.ruleset import RULESETS, find_ruleset, load_rulesets
-from domain.state import GameState
-from events.registry import events_json_schema
-from projections.state_view import canonical_json, state_hash, state_view
-from replay.positions import Position, PositionError, find_position
-from replay.service import (
-    ConcurrentWriteError,
-    GameConflictError,
-    GameNotFoundError,
-    GameService,
-    Outcome,
-)
 from replay.storage import DEFAULT_DB, check_reachable, redact
-from replay.verify import verify_game
 from warledger import cmd_simulate
 from warledger.cmd_serve import register as register_serve
 from warledger.cmd_stats import register as register_stats
 from warledger.cmd_viewer import register as register_viewer
-from warledger.script import BeforeStep, Script, load_script, run_script
+
+if TYPE_CHECKING:
+    from domain.history import History
+    from domain.state import GameState
+    from replay.positions import Position
+    from replay.service import GameService, Outcome
+    from warledger.script import BeforeStep, Script
+
+# Building the parser (`warledger --help`) imports only the standard library and
+# the small modules above: each handler imports what it needs when it runs, so no
+# fact model, rule set, eventsourcing, shapely or numpy is loaded just to parse
+# the arguments (issue 12 item 3; tests/cli/test_cold_start.py checks it).
 
 
 class CliError(Exception):
@@ -60,16 +52,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
-    except (ScriptError, CliError, GameNotFoundError, ConcurrentWriteError,
-            PositionError) as error:
+    except Exception as error:
+        return failure(args, error)
+
+
+def failure(args: argparse.Namespace, error: Exception) -> int:
+    """The exit code (and the one line on stderr) for an error a handler raised."""
+    if isinstance(error, expected_errors()):
         return fail(str(error))
-    except BrokenPipeError:
+    if isinstance(error, BrokenPipeError):
         return 0
-    except (PersistenceError, sqlite3.Error) as error:
+    if isinstance(error, database_errors()):
         return fail(database_problem(getattr(args, "db", None) or DEFAULT_DB, error))
-    except Exception as error:  # a last resort: never a traceback, one line
-        first = str(error).splitlines()[0] if str(error) else ""
-        return fail(f"unexpected {type(error).__name__}: {first}")
+    # a last resort: never a traceback, one line
+    first = str(error).splitlines()[0] if str(error) else ""
+    return fail(f"unexpected {type(error).__name__}: {first}")
+
+
+def expected_errors() -> tuple[type[Exception], ...]:
+    """The failures a user can cause (bad input, an unknown game, a lost race): imported
+    only once a handler has failed, so the parser stays cheap to build."""
+    from domain.errors import ScriptError
+    from replay.positions import PositionError
+    from replay.service import ConcurrentWriteError, GameNotFoundError
+
+    return (ScriptError, CliError, GameNotFoundError, ConcurrentWriteError, PositionError)
+
+
+def database_errors() -> tuple[type[Exception], ...]:
+    """The failures of the game database itself."""
+    import sqlite3
+
+    from eventsourcing.persistence import PersistenceError
+
+    return (PersistenceError, sqlite3.Error)
 
 
 def fail(message: str) -> int:
@@ -228,6 +244,8 @@ def uses_postgres_env() -> bool:
 
 def open_service(db: str) -> GameService:
     """A service on an existing store; a missing SQLite file is an error."""
+    from replay.service import GameService
+
     if "://" not in db and db != ":memory:" and not Path(db).exists():
         raise CliError(f"no database file {db}")
     service = GameService(db)
@@ -248,6 +266,8 @@ def open_game(args: argparse.Namespace) -> tuple[GameService, UUID]:
 
 def position_of(service: GameService, game_id: UUID, args: argparse.Namespace) -> Position:
     """The position a command's `--at`/`--step` name, as its `--as` reader numbers it."""
+    from replay.positions import find_position
+
     if args.as_player is not None:
         check_player(service.load(game_id).state, args.as_player)
     return find_position(service, game_id, at=args.at, step=args.step, player=args.as_player)
@@ -256,6 +276,8 @@ def position_of(service: GameService, game_id: UUID, args: argparse.Namespace) -
 def resolve_game(service: GameService, text: str) -> UUID:
     """A game id from its full form, a unique prefix, or 'last' (one indexed query on
     SQLite, `GameService.find_game`)."""
+    from replay.service import GameNotFoundError
+
     try:
         return service.find_game(text)
     except GameNotFoundError as error:
@@ -263,11 +285,16 @@ def resolve_game(service: GameService, text: str) -> UUID:
 
 
 def print_json(data: Any) -> None:
+    from projections.state_view import canonical_json
+
     sys.stdout.write(canonical_json(data).decode() + "\n")
 
 
 # -- sub-commands ---------------------------------------------------------------
 def cmd_run(args: argparse.Namespace) -> int:
+    from replay.service import GameService
+    from warledger.script import load_script, run_script
+
     script = load_script(args.script)
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or (None if uses_postgres_env() else str(Path(tmp) / "game.db"))
@@ -286,6 +313,7 @@ def step_pictures(folder: str | None) -> BeforeStep | None:
     if folder is None:
         return None
     from domain.gate import preview
+    from domain.ruleset import find_ruleset
     from projections.overlays import overlays_for
     from projections.render import board_svg, describe_command
     from warledger.script import split_step
@@ -327,6 +355,10 @@ def render_run(script: Script, result: dict[str, Any]) -> str:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from replay.service import GameService
+    from replay.verify import verify_game
+    from warledger.script import load_script, run_script
+
     scripts = sorted(Path(args.examples).glob("*.yaml"))
     if not scripts:
         raise CliError(f"no example scripts in {args.examples}")
@@ -374,6 +406,7 @@ def program() -> str:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from projections.state_text import render_state
+    from projections.state_view import state_hash, state_view
 
     service, game_id = open_game(args)
     where = position_of(service, game_id, args)
@@ -446,6 +479,8 @@ def write_text(path: str, text: str) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from replay.verify import verify_game
+
     service, game_id = open_game(args)
     verdict = verify_game(service, game_id, args.expect_head)
     for note in verdict.notes:
@@ -474,6 +509,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_step(args: argparse.Namespace) -> int:
+    from replay.service import GameConflictError
     from warledger.script import split_step
 
     service, game_id = open_game(args)
@@ -510,6 +546,7 @@ def step_result(
     if by not in state.players:
         result["receipt"] = {"event": outcome.version, "head_hash": outcome.head_hash}
         return result
+    from projections.state_view import state_hash
     from replay.export import numbered_for
     from replay.service import step_citation
 
@@ -579,6 +616,8 @@ def check_player(state: GameState, player: str | None) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    import orjson
+
     from replay.export import export_lines
 
     service, game_id = open_game(args)
@@ -616,6 +655,8 @@ def views_path(db: str) -> str:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
+    from events.registry import events_json_schema
+
     if args.what == "catalog":
         from domain.w40k.catalog import catalog_json_schema
 
@@ -628,6 +669,9 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def script_schema() -> dict[str, Any]:
     """The script schema, with each rule set's unit model and commands."""
+    from domain.ruleset import RULESETS, load_rulesets
+    from warledger.script import Script
+
     load_rulesets()
     schema = Script.model_json_schema()
     schema["x-units"] = {
@@ -645,6 +689,9 @@ def script_schema() -> dict[str, Any]:
 
 
 def cmd_diagram(args: argparse.Namespace) -> int:
+    from domain.errors import ScriptError
+    from domain.ruleset import RULESETS, find_ruleset, load_rulesets
+
     load_rulesets()
     if args.ruleset not in RULESETS:
         try:

@@ -7,8 +7,6 @@ import argparse
 import sys
 import time
 
-import orjson
-
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add the `simulate` subcommand."""
@@ -30,6 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play the games; print how many, how many events, and how fast."""
+    import orjson
+
     from domain.errors import ScriptError
     from warledger.simulate import simulate_games
 
