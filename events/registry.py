@@ -1,7 +1,8 @@
-"""The one discriminated union of every fact type, built once at import."""
+"""The one discriminated union of every fact type (its validator built on first use)."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
@@ -22,7 +23,21 @@ def _load_fact_modules() -> None:
 _load_fact_modules()
 
 AnyFact = Annotated[Union[tuple(FACT_TYPES.values())], Field(discriminator="type")]  # type: ignore[valid-type]  # noqa: UP007
-FACT_ADAPTER: TypeAdapter[Fact] = TypeAdapter(AnyFact)  # type: ignore[arg-type]
+
+
+@cache
+def fact_adapter() -> TypeAdapter[Fact]:
+    """The validator of the union of every fact, built on first use: a fact stored at
+    its class's current version never needs it (`load_fact`), and building it costs
+    a command's start about 0.1 s (issue 12 item 3)."""
+    return TypeAdapter(AnyFact)  # type: ignore[arg-type]
+
+
+def __getattr__(name: str) -> Any:
+    """`FACT_ADAPTER`, the name the adapter had when it was built at import."""
+    if name == "FACT_ADAPTER":
+        return fact_adapter()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_fact(data: dict[str, Any]) -> Fact:
@@ -42,14 +57,14 @@ def load_fact(data: dict[str, Any]) -> Fact:
     old = legacy_type(data)
     if old is not None:
         return old.model_validate({k: v for k, v in data.items() if k != "class_version"})
-    return FACT_ADAPTER.validate_python(upcast(data))
+    return fact_adapter().validate_python(upcast(data))
 
 
 def events_json_schema() -> dict[str, Any]:
     """JSON Schema of every fact as stored and exported (`warledger schema events`):
     each fact's fields plus the `class_version` it was written at (upcasters read
     older versions)."""
-    schema = FACT_ADAPTER.json_schema()
+    schema = fact_adapter().json_schema()
     for name, fact_type in FACT_TYPES.items():
         definition = schema["$defs"].get(fact_type.__name__) or schema["$defs"].get(name)
         if definition is not None:

@@ -10,7 +10,9 @@ step is seen by every player (a step about a hidden unit shows as `(hidden)`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 from uuid import UUID
 
 from domain.game import Game
@@ -32,7 +34,13 @@ class Position:
     event: int  #: the chosen event, in the reader's numbering
     last: int  #: the reader's last event number
     step: int  #: the step the chosen event belongs to
-    events: list[GameEvent]  #: the reader's events up to the chosen one, renumbered
+    #: reads the reader's events up to the chosen one, renumbered (only when asked)
+    read_events: Callable[[], list[GameEvent]]
+
+    @property
+    def events(self) -> list[GameEvent]:
+        """The reader's events up to the chosen one, renumbered."""
+        return self.read_events()
 
     def last_command(self) -> dict[str, object] | None:
         """The command of the last step the reader may see, at or before this event."""
@@ -46,6 +54,8 @@ def find_position(
 ) -> Position:
     """The position `--at` (the reader's event number) or `--step` (a log step) names;
     the latest without either."""
+    if player is None and step is None:
+        return judge_position(service, game_id, at)
     events = service.stored_events(game_id)
     pairs = [(e.originator_version, e) for e in events] if player is None \
         else numbered_for(events, player)
@@ -66,4 +76,27 @@ def find_position(
     shown = [event for number, event in pairs if number <= version]
     game = service.load(game_id) if version == events[-1].originator_version \
         else service.game_at(game_id, version=version)
-    return Position(game, len(shown), len(pairs), events[version - 1].step, shown)
+    return Position(game, len(shown), len(pairs), events[version - 1].step, lambda: shown)
+
+
+def judge_position(service: GameService, game_id: UUID, at: int | None) -> Position:
+    """The full log's position after event `at` (the latest without), read through a
+    checked snapshot and the event named, not the whole log: the full log numbers its
+    events as stored, so event `at` is the game's version `at`."""
+    latest = stored_event(service, game_id)
+    last = latest.originator_version
+    if at is not None and not 1 <= at <= last:
+        raise PositionError(f"--at must be between 1 and {last} (the game's last event)")
+    if at is None or at == last:
+        return Position(service.load(game_id), last, last, latest.step,
+                        lambda: service.stored_events(game_id))
+    chosen = stored_event(service, game_id, at)
+    return Position(service.game_at(game_id, version=at), at, last, chosen.step,
+                    lambda: service.stored_events(game_id)[:at])
+
+
+def stored_event(service: GameService, game_id: UUID, version: int | None = None) -> GameEvent:
+    """One stored event of a game: event `version`, or the last one."""
+    found = service.events.get(game_id, desc=True, limit=1) if version is None \
+        else service.events.get(game_id, gt=version - 1, lte=version)
+    return cast("GameEvent", next(iter(found)))
