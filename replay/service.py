@@ -539,26 +539,49 @@ class GameService(Application[UUID]):
 
     def find_game(self, text: str) -> UUID:
         """A game id from its full form, a unique prefix, or 'last' (the game started
-        last). On SQLite one query answers: a full id or a prefix is a range of the
-        events' (game id, version) index; 'last' reads the newest events back to the
-        latest first event. Elsewhere, the store's games are listed."""
+        last). On SQLite one query on the events' (game id, version) index answers, in
+        a few index lookups per game at most however long the games are (issue 12
+        item 3); only an ambiguous prefix reads its games' first events to count them.
+        Elsewhere, the store's games are listed."""
         datastore = getattr(self.recorder, "datastore", None)
         if type(self.recorder).__module__ != "eventsourcing.sqlite" or datastore is None:
             return pick_game(self.game_ids(), text)
         table = self.recorder.events_table_name  # type: ignore[attr-defined]
+        low = text.replace("-", "").lower()
+        if text != "last" and not re.fullmatch(r"[0-9a-f]{0,32}", low):
+            raise GameNotFoundError(f"no game {text!r} in this database")
         with datastore.transaction(commit=False) as cursor:
             if text == "last":
-                cursor.execute(f"SELECT originator_id FROM {table} WHERE originator_version = 1 "
-                               "ORDER BY rowid DESC LIMIT 1")
-            else:
-                low = text.replace("-", "").lower()
-                if not re.fullmatch(r"[0-9a-f]{0,32}", low):
-                    raise GameNotFoundError(f"no game {text!r} in this database")
+                cursor.execute(LAST_STARTED.format(table=table))
+                return pick_game([UUID(str(row[0])) for row in cursor.fetchall()], text)
+            cursor.execute(FIRST_TWO_IN_RANGE.format(table=table), (low, low + "g", low + "g"))
+            found = [UUID(str(game)) for game in cursor.fetchone() if game is not None]
+            if len(found) == 2:  # ambiguous: the error names how many games match
                 cursor.execute(f"SELECT originator_id FROM {table} WHERE originator_id >= ? "
                                "AND originator_id < ? AND originator_version = 1 ORDER BY rowid",
                                (low, low + "g"))
-            rows = [UUID(str(row[0])) for row in cursor.fetchall()]
-        return pick_game(rows, text)
+                found = [UUID(str(row[0])) for row in cursor.fetchall()]
+        return pick_game(found, text)
+
+
+#: The game ids (stored as 32 hex digits) in a range of the (game id, version) index:
+#: the first two, each one index lookup (enough to tell none, one or several).
+FIRST_TWO_IN_RANGE = (
+    "WITH first(id) AS (SELECT MIN(originator_id) FROM {table} "
+    "WHERE originator_id >= ? AND originator_id < ?) "
+    "SELECT id, (SELECT MIN(originator_id) FROM {table} WHERE originator_id > first.id "
+    "AND originator_id < ?) FROM first"
+)
+
+#: The game started last: each game's first event found by walking the index from
+#: one game id to the next (one lookup per game), the newest of them.
+LAST_STARTED = (
+    "WITH RECURSIVE games(id) AS (SELECT MIN(originator_id) FROM {table} "
+    "UNION ALL SELECT (SELECT MIN(originator_id) FROM {table} WHERE originator_id > games.id) "
+    "FROM games WHERE games.id IS NOT NULL) "
+    "SELECT e.originator_id FROM games JOIN {table} AS e "
+    "ON e.originator_id = games.id AND e.originator_version = 1 ORDER BY e.rowid DESC LIMIT 1"
+)
 
 
 def pick_game(ids: Sequence[UUID], text: str) -> UUID:
