@@ -48,3 +48,22 @@ def test_a_handler_still_loads_what_it_needs() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           check=True)
     assert done.stderr.split() == ["pydantic", "events.registry"]
+
+
+def test_finding_a_rule_set_loads_only_that_one() -> None:
+    """A command on one game loads its rule set, not the others; a name no entry of
+    `events.rule_sets` has still loads them all (the error lists every one)."""
+    probe = ("import contextlib, sys\nfrom domain.errors import ScriptError\n"
+             "from domain.ruleset import find_ruleset\n"
+             "with contextlib.suppress(ScriptError):\n    find_ruleset(sys.argv[1])\n"
+             "print(' '.join(p for p in ('t9a', 'infinity', 'mageknight', 'w40k') "
+             "if f'domain.{p}.rules' in sys.modules))")
+
+    def loaded(name: str) -> list[str]:
+        done = subprocess.run([sys.executable, "-c", probe, name], capture_output=True,
+                              text=True, check=False)
+        return done.stdout.split()
+
+    assert loaded("w40k-10") == ["w40k"]
+    assert loaded("infinity") == ["infinity"]  # an alias
+    assert loaded("chess") == ["t9a", "infinity", "mageknight", "w40k"]
