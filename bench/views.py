@@ -246,7 +246,7 @@ def catch_up(db: Path) -> dict[str, float]:
     views.close()
     source = Source(sqlite3.connect(f"{db}.warm.views"))
     stats = []
-    names = ("results", "stratagems", "cp", "ambush", "aro", "rules", "dice")
+    names = ("results", "stratagems", "cp", "ambush", "aro", "rules", "mageknight", "dice")
     for _ in range(5):
         began = time.perf_counter()
         for name in names:

@@ -200,6 +200,16 @@ select p.game_id, g.result_event as event_no, g.ruleset, '{dim}' as dimension, {
 from players p join games g on g.game_id = p.game_id
 where g.result = 'confirmed' {{g}} {{player}}"""
 
+MK_BASE = " union all ".join(f"""
+select t.game_id, t.event_no, {player} as player, '{measure}' as measure, {kind} as kind,
+       {hit} as hit, {damage} as damage
+from {table} t where t.undone = 0 {{games}}""" for table, player, measure, kind, hit, damage in (
+    ("mk_actions", "t.player", "action", "t.action", "null", "null"),
+    ("mk_attacks", "t.attacker_owner", "damage dealt", "t.kind", "t.hit", "t.damage"),
+    ("mk_attacks", "t.target_owner", "damage taken", "t.kind", "t.hit", "t.damage"),
+    ("mk_dismounts", "t.owner", "dismount", "t.cause", "null", "null"),
+))
+
 SPECS: dict[str, Spec] = {s.name: s for s in (
     Spec("results", "Win rate by rule set, faction and first player (95% Wilson interval)",
          " union all ".join(RESULTS_BASE.format(dim=dim, group=group) for dim, group in (
@@ -254,6 +264,16 @@ from contests t {GAMES_JOIN} where 1 = 1 {{games}}""",
          note="refused commands write no event, so they are not counted; counted: clauses "
               "cited by steps undone or redone, by refused undo/redo requests, rulings' "
               "clauses, and refused results"),
+    Spec("mageknight", "Mage Knight actions by kind, damage dealt and taken, dismounts and "
+         "unhorses, per player", f"""
+select * from ({MK_BASE}) t where 1 = 1 {{player}}""",
+         "t.player", ("player", "measure", "kind"),
+         (("count", "count(*)"), ("hits", "sum(hit)"), ("damage", "sum(damage)"),
+          ("games", "count(distinct game_id)")),
+         order="measure, player, kind",
+         note="action: actions assigned by kind; damage dealt / taken: attacks by the "
+              "player's figures / on them (hits, clicks of damage); dismount: riders off "
+              "their mounts by cause (unhorsed: knocked off, MNT-106)"),
     Spec("dice", "Dice per player and source, with a chi-square test against a fair die", f"""
 select t.game_id, t.event_no, coalesce(t.player, '(set-up)') as player, t.source, t.sides,
        t.value

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-FIGURES = ("results", "stratagems", "cp", "ambush", "aro", "rules", "dice")
+FIGURES = ("results", "stratagems", "cp", "ambush", "aro", "rules", "mageknight", "dice")
 
 
 def register(sub: Any) -> None:
@@ -130,7 +130,7 @@ def render(figures: list[Any]) -> None:
         table.add_column("#", justify="right", style="dim")
         columns = fig.spec.columns(fig.rows)
         for column in columns:
-            numeric = bool(fig.rows) and isinstance(fig.rows[0].get(column), int | float)
+            numeric = any(isinstance(r.get(column), int | float) for r in fig.rows)
             table.add_column(column, justify="right" if numeric else "left")
         for index, row in enumerate(fig.rows, start=1):
             table.add_row(str(index), *(cell(row.get(c)) for c in columns))

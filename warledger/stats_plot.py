@@ -24,7 +24,9 @@ def plot(fig: Figure, path: str) -> None:
                          f"{', '.join(sorted(DRAWERS))}")
     if not fig.rows:
         raise StatsError(f"{fig.spec.name} has no rows to draw in these games")
-    figure, axes = plt.subplots(figsize=(9, 5), dpi=110)
+    wide = fig.spec.name == "results" and len(fig.rows) > 12
+    figure, axes = plt.subplots(figsize=(max(9.0, 0.55 * len(fig.rows)) if wide else 9, 5.5),
+                                dpi=110)
     draw(axes, fig.rows)
     axes.set_title(fig.spec.title, fontsize=10)
     axes.grid(axis="y", alpha=0.3)
@@ -34,16 +36,18 @@ def plot(fig: Figure, path: str) -> None:
 
 
 def win_rates(axes: Any, rows: list[dict[str, Any]]) -> None:
-    labels = [f"{r['ruleset']}\n{r['grp']}" for r in rows]
+    labels = [f"{r['ruleset']}: {r['grp']}" for r in rows]
     rates = [r["win_rate"] for r in rows]
     low = [r["win_rate"] - r["ci_low"] for r in rows]
     high = [r["ci_high"] - r["win_rate"] for r in rows]
     colours = ["tab:blue" if r["dimension"] == "faction" else "tab:orange" for r in rows]
     axes.bar(range(len(rows)), rates, yerr=[low, high], capsize=4, color=colours)
     for x, r in enumerate(rows):
-        axes.annotate(f"N={r['games']}", (x, 0.02), ha="center", fontsize=7, color="white")
+        axes.annotate(f"N={r['games']}", (x, 0.02), ha="center", fontsize=7, color="white",
+                      rotation=90 if len(rows) > 12 else 0)
     axes.axhline(0.5, color="grey", linestyle="--", linewidth=1)
-    axes.set_xticks(range(len(rows)), labels, fontsize=7, rotation=30, ha="right")
+    axes.set_xticks(range(len(rows)), labels, fontsize=7, rotation=40, ha="right",
+                    rotation_mode="anchor")
     axes.set_ylim(0, 1)
     axes.set_ylabel("win rate (95% Wilson interval)")
 
