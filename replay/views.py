@@ -42,7 +42,8 @@ from replay.analytics import (
     schema_statements,
 )
 from replay.mapper import EVENT_TOPIC
-from replay.service import GameService
+from replay.service import GameNotFoundError, GameService
+from replay.snapshots import trusted_game
 
 #: Notifications read per page (and analytic batch) while catching up.
 BATCH = 20000
@@ -124,11 +125,24 @@ class StateViews:
         for game_id, version in self.touched.items():
             game = self.games.get(game_id)
             if game is None or game.version != version:
-                game = self.service.game_at(UUID(game_id), version=version)
+                game = self.read(UUID(game_id), version)
                 self.games[game_id] = game
                 if len(self.games) > self.capacity:
                     self.games.popitem(last=False)
             yield game_id, version, canonical_json(state_view(game.state)).decode()
+
+    def read(self, game_id: UUID, version: int) -> Game:
+        """A game once, as its latest snapshot plus its tail. The snapshot is checked
+        against the hash chain and its own state hash, but not rebuilt from the
+        events (`GameService.game_at` does that for short games): a projection reads
+        every game once, and the rebuild would read its events a second time
+        (`warledger verify` checks every event)."""
+        service = self.service
+        game = trusted_game(service.snapshots, service.events, game_id, version,
+                            recheck_events=0, warn=service.warn)
+        if game is None:
+            raise GameNotFoundError(f"no game {game_id} in this store")
+        return game
 
     def reset(self, forget: bool = False) -> None:
         self.touched.clear()
