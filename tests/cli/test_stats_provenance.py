@@ -151,3 +151,18 @@ def test_aro_rules_and_mageknight_are_reproduced_from_the_parquet_export(
     key = lambda r: (r["measure"], r["player"], r["kind"])  # noqa: E731
     assert sorted(rows, key=key) == sorted(expected, key=key)
     assert any(r["measure"] == "damage taken" and r["damage"] > 0 for r in rows)
+
+
+def test_mageknight_figure_counts_dismounts_and_unhorses_of_the_examples(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """MNT-60 (red dismounts its three riders) and MNT-101 … MNT-107 (red unhorses
+    blue's rider v1r): each counted for the rider's owner, by cause."""
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    db = str(tmp_path / "mk.db")
+    for name in ("mageknight-intelligence", "mageknight-benefits"):
+        assert main(["run", str(examples / f"{name}.yaml"), "--db", db]) == 0
+    assert main(["views", db]) == 0
+    rows = published(db, capsys)["mageknight"]["rows"]
+    dismounts = {(r["player"], r["kind"]): r["count"] for r in rows if r["measure"] == "dismount"}
+    assert dismounts == {("red", "dismount"): 3, ("blue", "unhorsed"): 1}
