@@ -70,6 +70,8 @@ class Mutant:
     #: `scope` ("Class.NAME" or "NAME"); "static": anything else (not applied).
     kind: str
     scope: str
+    #: the last line of the mutated node (a statement or expression may span lines)
+    end_line: int = 0
 
 
 @dataclass
@@ -77,6 +79,8 @@ class Result:
     mutant: Mutant
     status: str  # killed | survived | timeout | skipped
     seconds: float
+    #: how many tests ran against it (those that execute its lines)
+    tests: int = 0
 
 
 class Mutator(ast.NodeTransformer):
@@ -95,8 +99,9 @@ class Mutator(ast.NodeTransformer):
         """Record a site; True when it is the one to apply."""
         index = self.count
         self.count += 1
-        self.found.append(Mutant(index, getattr(node, "lineno", 0), description,
-                                 self.context, self.context_scope))
+        line = getattr(node, "lineno", 0)
+        self.found.append(Mutant(index, line, description, self.context, self.context_scope,
+                                 getattr(node, "end_lineno", None) or line))
         return index == self.target
 
     def qualname(self) -> str:
@@ -442,20 +447,86 @@ def find_assignment(tree: ast.Module, owner_path: list[str], name: str) -> ast.e
 
 
 # -- running ------------------------------------------------------------------------
-def run_tests(tests: list[str]) -> int:
+def run_tests(tests: list[str], plugins: list[object] | None = None, stop: bool = True) -> int:
     """The tests, quietly, stopping at the first failure; property tests try 25 examples
-    (enough to kill a mutant a property catches at all, and 4x quicker)."""
+    (enough to kill a mutant a property catches at all, and 4x quicker), the same ones in
+    every run (`derandomize`), so that the lines a test covers do not vary."""
     import pytest
     from hypothesis import settings
 
-    settings.register_profile("mutation", max_examples=25, deadline=None)
+    settings.register_profile("mutation", max_examples=25, deadline=None, derandomize=True)
     settings.load_profile("mutation")
 
     with open(os.devnull, "w") as sink:
         os.dup2(sink.fileno(), 1)
         os.dup2(sink.fileno(), 2)
-        return int(pytest.main(["-x", "-q", "-p", "no:cacheprovider", "--no-header",
-                                "-o", "addopts=", *tests]))
+        return int(pytest.main([*(["-x"] if stop else []), "-q", "-p", "no:cacheprovider",
+                                "--no-header", "-o", "addopts=", *tests], plugins=plugins))
+
+
+class LineRecorder:
+    """A pytest plugin and trace function: the lines of one file each test executes
+    (its fixtures' set-up and tear-down included)."""
+
+    def __init__(self, filename: str) -> None:
+        self.filename = filename
+        self.current: set[int] | None = None
+        self.lines: dict[str, set[int]] = {}
+
+    def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+        self.current = self.lines.setdefault(nodeid, set())
+
+    def trace(self, frame: types.FrameType, event: str, arg: Any) -> Any:
+        if frame.f_code.co_filename != self.filename:
+            return None
+        if self.current is not None:
+            self.current.add(frame.f_lineno)
+        return self.trace_lines
+
+    def trace_lines(self, frame: types.FrameType, event: str, arg: Any) -> Any:
+        if self.current is not None and event == "line":
+            self.current.add(frame.f_lineno)
+        return self.trace_lines
+
+
+def lines_by_test(filename: str, tests: list[str]) -> dict[str, list[int]]:
+    """Run the tests once, unmutated and traced (in a child): the lines of `filename`
+    each one executes, by test id, in the order the tests ran."""
+    import threading
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        code = 3
+        try:
+            recorder = LineRecorder(filename)
+            sys.settrace(recorder.trace)
+            threading.settrace(recorder.trace)
+            code = run_tests(tests, plugins=[recorder], stop=False)
+            sys.settrace(None)
+            payload = json.dumps({test: sorted(lines) for test, lines in recorder.lines.items()})
+            with os.fdopen(write, "w") as pipe:
+                pipe.write(payload)
+        finally:
+            os._exit(code)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        payload = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0 or not payload:
+        raise SystemExit(f"the tests of {filename} fail when traced: {tests}")
+    return dict(json.loads(payload))
+
+
+def tests_for(mutant: Mutant, covered: dict[str, list[int]] | None,
+              tests: list[str]) -> list[str]:
+    """The tests that can tell a mutant: those that execute one of its lines. A
+    constant or a default is read by code anywhere: every test."""
+    if covered is None or mutant.kind != "code":
+        return tests
+    lines = set(range(mutant.line, max(mutant.line, mutant.end_line) + 1))
+    return [test for test, ran in covered.items() if lines.intersection(ran)]
 
 
 def preload(tests: list[str]) -> None:
@@ -504,8 +575,11 @@ def in_child(tests: list[str], timeout: float, prepare: Any = None) -> tuple[str
     return "killed", seconds
 
 
-def mutate_module(path: str, tests: list[str], only: set[int] | None = None) -> list[Result]:
-    """Every mutant of one module, one at a time, against its tests."""
+def mutate_module(path: str, tests: list[str], only: set[int] | None = None,
+                  select: bool = True) -> list[Result]:
+    """Every mutant of one module, one at a time, against the tests that execute its
+    lines (`select`; otherwise against all of the module's tests). A mutant on lines
+    no test executes survives without a run."""
     sys.path.insert(0, str(ROOT))
     os.chdir(ROOT)
     source = (ROOT / path).read_text()
@@ -518,8 +592,9 @@ def mutate_module(path: str, tests: list[str], only: set[int] | None = None) -> 
     if status != "survived":
         raise SystemExit(f"the tests of {path} fail without any mutant ({status}): {tests}")
     timeout = max(10.0, 3 * baseline + 5)
-    print(f"{path}: tests pass in {baseline:.1f} s; timeout per mutant {timeout:.0f} s",
-          flush=True)
+    covered = lines_by_test(module.__file__ or "", tests) if select else None
+    print(f"{path}: tests pass in {baseline:.1f} s; timeout per mutant {timeout:.0f} s"
+          + (f"; {len(covered)} tests traced" if covered is not None else ""), flush=True)
     results: list[Result] = []
     for mutant in list_mutants(source):
         if only is not None and mutant.index not in only:
@@ -527,12 +602,17 @@ def mutate_module(path: str, tests: list[str], only: set[int] | None = None) -> 
         if mutant.kind == "static":
             results.append(Result(mutant, "skipped", 0.0))
             continue
-        status, seconds = in_child(
-            tests, timeout,
-            lambda m=mutant: apply_mutant(module, source, m, functions),
-        )
-        results.append(Result(mutant, status, seconds))
-        mark = {"killed": ".", "timeout": "T", "survived": "S", "skipped": "-"}[status]
+        chosen = tests_for(mutant, covered, tests)
+        if not chosen:
+            status, seconds = "survived", 0.0
+        else:
+            status, seconds = in_child(
+                chosen, timeout,
+                lambda m=mutant: apply_mutant(module, source, m, functions),
+            )
+        results.append(Result(mutant, status, seconds, len(chosen)))
+        mark = {"killed": ".", "timeout": "T", "survived": "S" if chosen else "U",
+                "skipped": "-"}[status]
         print(mark, end="", flush=True)
     print(flush=True)
     return results
@@ -549,9 +629,10 @@ def summary(path: str, results: list[Result]) -> dict[str, Any]:
         "survived": len(counted) - len(killed),
         "skipped": len(results) - len(counted),
         "score": round(score, 1),
-        "survivors": [asdict(r.mutant) for r in counted if r.status == "survived"],
-        "results": [{**asdict(r.mutant), "status": r.status, "seconds": round(r.seconds, 2)}
-                    for r in results],
+        "survivors": [{**asdict(r.mutant), "tests": r.tests}
+                      for r in counted if r.status == "survived"],
+        "results": [{**asdict(r.mutant), "status": r.status, "seconds": round(r.seconds, 2),
+                     "tests": r.tests} for r in results],
     }
 
 
@@ -561,8 +642,9 @@ def merged(previous: dict[str, Any], rerun: list[Result]) -> list[Result]:
     results = []
     for row in previous["results"]:
         mutant = Mutant(row["index"], row["line"], row["description"], row["kind"],
-                        row["scope"])
-        results.append(fresh.get(mutant.index, Result(mutant, row["status"], row["seconds"])))
+                        row["scope"], row.get("end_line", row["line"]))
+        results.append(fresh.get(mutant.index, Result(mutant, row["status"], row["seconds"],
+                                                      row.get("tests", 0))))
     return results
 
 
@@ -570,8 +652,9 @@ def report(data: dict[str, Any]) -> None:
     print(f"{data['module']}: {data['killed']}/{data['mutants']} killed = {data['score']}% "
           f"({data['skipped']} not applicable)")
     for survivor in data["survivors"]:
+        uncovered = "" if survivor.get("tests", 1) else "  (no test executes it)"
         print(f"  survived #{survivor['index']} line {survivor['line']}: "
-              f"{survivor['description']}  [{survivor['scope']}]")
+              f"{survivor['description']}  [{survivor['scope']}]{uncovered}")
 
 
 def iter_targets(args: argparse.Namespace) -> Iterator[tuple[str, list[str]]]:
@@ -593,6 +676,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tests", nargs="+", help="test files (instead of targets.py)")
     parser.add_argument("--only", type=int, nargs="+", help="mutant indices to run")
     parser.add_argument("--list", action="store_true", help="list the mutants only")
+    parser.add_argument("--every-test", action="store_true",
+                        help="run all of the module's tests against every mutant (by default "
+                             "only those that execute the mutated lines)")
     args = parser.parse_args(argv)
     for path, tests in iter_targets(args):
         if args.list:
@@ -602,7 +688,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         pid = os.fork()  # each module in its own process: imports do not leak across
         if pid == 0:
-            results = mutate_module(path, tests, set(args.only) if args.only else None)
+            results = mutate_module(path, tests, set(args.only) if args.only else None,
+                                    select=not args.every_test)
             RESULTS.mkdir(exist_ok=True)
             name = path.replace("/", ".").removesuffix(".py")
             stored = RESULTS / f"{name}.json"

@@ -1,5 +1,7 @@
-"""Which tests cover which module: the narrowest selection that exercises it.
+"""Which tests cover which module: a selection that exercises it.
 
+Each mutant runs only those of them that execute its lines (the runner traces
+them once), so a broad selection costs one traced run, not a run per mutant.
 `make mutation MODULE=domain/dice.py` runs one; `make mutation` runs them all,
 one after another (never in parallel: the machine is shared).
 """
@@ -38,6 +40,7 @@ TARGETS: dict[str, list[str]] = {
     ],
     "domain/gate.py": [
         "tests/domain/test_gate.py",
+        "tests/domain/test_gate_writes_nothing.py",
         "tests/domain/test_dice.py::test_a_step_with_dice_it_does_not_roll_is_refused_with_input",
         "tests/domain/test_setup.py",
         "tests/replay/test_undo.py",
@@ -47,5 +50,30 @@ TARGETS: dict[str, list[str]] = {
         "tests/cli/test_cli.py::test_board_previews_a_command_with_the_verdict_the_rules_would_give",
         "tests/cli/test_cli.py::test_board_does_not_preview_dice",
         "tests/cli/test_cli.py::test_board_previews_a_consent_and_a_step_with_physical_dice",
+    ],
+    "domain/windows.py": [
+        "tests/domain/test_windows.py",
+        "tests/domain/test_gate.py",
+        "tests/domain/test_gate_writes_nothing.py",
+        "tests/domain/test_results.py",
+        "tests/replay/test_undo.py",
+        "tests/domain/w40k/test_timing.py",
+        "tests/domain/w40k/test_use_sequence.py",
+        "tests/domain/infinity/test_move_and_aro.py",
+        "tests/domain/infinity/test_order_sequence.py",
+    ],
+    # The limits and costs of the other rule sets: Infinity's order pool and
+    # Cautious Movement, Mage Knight's cavalry restrictions, T9A's arrival.
+    "domain/infinity/orders.py": [
+        "tests/domain/infinity",
+    ],
+    "domain/infinity/cautious.py": [
+        "tests/domain/infinity",
+    ],
+    "domain/mageknight/restrictions.py": [
+        "tests/domain/mageknight",
+    ],
+    "domain/t9a/arrival.py": [
+        "tests/domain/t9a",
     ],
 }

@@ -112,3 +112,51 @@ def test_a_preview_leaves_the_state_it_is_shown_as_it_was(
 
 def state_ruleset(service: GameService, game_id: UUID):  # type: ignore[no-untyped-def]
     return service.load(game_id).ruleset
+
+
+def test_input_is_checked_before_core_a_unit_that_does_not_exist(
+    service: GameService,
+) -> None:
+    """Gate 1 before gate 2 (issue 11): blue names a unit no game holds out of turn;
+    INPUT answers, not CORE-NOT-YOUR-TURN."""
+    game_id = service.start(Setup(
+        ruleset="w40k-10", board={"width": 48, "height": 48}, players=("red", "blue"), seed=1,
+        options={"cp": 3}, units=({"id": "b1", "owner": "blue", "x": 10, "y": 20},)))
+    accept(service, game_id, {"do": "next_phase", "by": "red"})
+
+    outcome = refused(service, game_id, {"do": "move", "by": "blue", "unit": "ghost", "x": 10,
+                                         "y": 22})
+
+    assert outcome.rule == "INPUT" and "ghost" in str(outcome.message), outcome
+
+
+def test_input_is_checked_before_core_a_die_showing_zero(
+    service: GameService, game: UUID,
+) -> None:
+    """A physical die showing 0 is malformed whoever gives it and whenever: blue
+    rolls out of turn with it, and INPUT answers before CORE-NOT-YOUR-TURN."""
+    outcome = refused(service, game, {"do": "roll", "by": "blue"}, dice=[0])
+
+    assert (outcome.rule, outcome.message) == ("INPUT", "a die cannot show 0")
+
+
+def test_core_phase_a_command_the_machine_allows_but_no_rule_decides(
+    service: GameService, game: UUID,
+) -> None:
+    """CORE-PHASE: the test dice game's machine allows `roll` in `play`; a rule set
+    built without its handler refuses it, and the caller's state is unchanged."""
+    from domain.dice import DiceSource
+    from domain.errors import RuleViolation
+    from domain.gate import decide
+    from tests.dice_game import DiceGame, Roll
+
+    unruled = DiceGame()  # an instance of its own: no handler is registered on it
+    state = service.load(game).state
+    before = state.model_dump(mode="json")
+
+    with pytest.raises(RuleViolation) as refusal:
+        decide(unruled, state, Roll(by="red"), DiceSource(5, state.dice_index))
+
+    assert (refusal.value.rule, refusal.value.message) == (
+        "CORE-PHASE", "'roll' has no rules yet in test-dice")
+    assert state.model_dump(mode="json") == before
