@@ -67,7 +67,8 @@ class Mutant:
     description: str
     #: "code": inside a function (its qualname in `scope`); "default": a default
     #: argument of function `scope`; "constant": a module or class constant named
-    #: `scope` ("Class.NAME" or "NAME"); "static": anything else (not applied).
+    #: `scope` ("Class.NAME" or "NAME"); "assert": in an assert that narrows a type
+    #: (`is_type_assert`; not applied); "static": anything else (not applied).
     kind: str
     scope: str
     #: the last line of the mutated node (a statement or expression may span lines)
@@ -187,6 +188,12 @@ class Mutator(ast.NodeTransformer):
     def visit_body(self, body: list[ast.stmt]) -> list[ast.stmt]:
         result: list[ast.stmt] = []
         for position, statement in enumerate(body):
+            if self.context == "code" and is_type_assert(statement):
+                # listed (the walk's numbering stays), never applied: see is_type_assert
+                with _Context(self, "assert", self.context_scope):
+                    self.site(statement, f"delete {first(statement)}")
+                    result.append(self.visit(statement))
+                continue
             if is_docstring(statement, position) or not deletable(statement):
                 result.append(self.visit(statement))
                 continue
@@ -295,6 +302,22 @@ def is_docstring(statement: ast.stmt, position: int) -> bool:
     return (position == 0 and isinstance(statement, ast.Expr)
             and isinstance(statement.value, ast.Constant)
             and isinstance(statement.value.value, str))
+
+
+def is_type_assert(statement: ast.stmt) -> bool:
+    """An `assert` that only tells the type checker what it cannot infer:
+    `isinstance(...)`, `x is not None`, or these joined by `and`. Like an
+    annotation it is not mutated: a caller that could fail it is a type error."""
+    return isinstance(statement, ast.Assert) and narrows_type(statement.test)
+
+
+def narrows_type(test: ast.expr) -> bool:
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return all(narrows_type(value) for value in test.values)
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name):
+        return test.func.id == "isinstance"
+    return (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.IsNot) and is_none(test.comparators[0]))
 
 
 def deletable(statement: ast.stmt) -> bool:
@@ -599,7 +622,7 @@ def mutate_module(path: str, tests: list[str], only: set[int] | None = None,
     for mutant in list_mutants(source):
         if only is not None and mutant.index not in only:
             continue
-        if mutant.kind == "static":
+        if mutant.kind in ("static", "assert"):
             results.append(Result(mutant, "skipped", 0.0))
             continue
         chosen = tests_for(mutant, covered, tests)
@@ -628,6 +651,7 @@ def summary(path: str, results: list[Result]) -> dict[str, Any]:
         "killed": len(killed),
         "survived": len(counted) - len(killed),
         "skipped": len(results) - len(counted),
+        "type_asserts": sum(1 for r in results if r.mutant.kind == "assert"),
         "score": round(score, 1),
         "survivors": [{**asdict(r.mutant), "tests": r.tests}
                       for r in counted if r.status == "survived"],
@@ -650,7 +674,8 @@ def merged(previous: dict[str, Any], rerun: list[Result]) -> list[Result]:
 
 def report(data: dict[str, Any]) -> None:
     print(f"{data['module']}: {data['killed']}/{data['mutants']} killed = {data['score']}% "
-          f"({data['skipped']} not applicable)")
+          f"({data['skipped']} not applicable, {data.get('type_asserts', 0)} of them in "
+          "type asserts)")
     for survivor in data["survivors"]:
         uncovered = "" if survivor.get("tests", 1) else "  (no test executes it)"
         print(f"  survived #{survivor['index']} line {survivor['line']}: "

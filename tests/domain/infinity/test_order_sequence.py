@@ -80,6 +80,42 @@ def test_orders_unconscious_or_hidden_troopers_cannot_be_activated(n4: Scene) ->
     assert result["state"]["orders"]["red"] == 1
 
 
+def test_core_activate_a_trooper_not_on_the_table_cannot_be_activated(n4: Scene) -> None:
+    """CORE-ACTIVATE: a trooper held in reserve gives no order and cannot act; no
+    order is spent."""
+    reserve = {**trooper("r2", "red", 30, 10), "status": "reserve"}
+
+    result = n4([R1, reserve, AWAY], [move("r2", (31, 10))])
+
+    assert (last_rule(result), result["steps"][-1]["message"]) == (
+        "CORE-ACTIVATE", "r2 is not on the table")
+    assert result["state"]["orders"]["red"] == 1
+    assert result["state"]["order"] is None
+
+
+def test_orders_a_move_then_idle_resolves_one_movement_and_keeps_the_facing(
+        n4: Scene) -> None:
+    """Resolution: the Idle second skill moves nobody (one `TrooperMoved`, the
+    move's); a movement declared without a facing leaves the facing as it was."""
+    result = n4([R1, AWAY], [move("r1", (12, 10)), {"by": "red", "do": "idle"}])
+
+    assert [s["events"].count("TrooperMoved") for s in result["steps"][1:]] == [0, 1]
+    r1 = result["state"]["units"]["r1"]
+    assert (r1["x"], r1["y"], r1["facing"]) == (12.0, 10.0, 90.0)
+    assert stage(result) is None
+
+
+def test_orders_a_trooper_facing_zero_degrees_keeps_facing_zero_when_it_moves(
+        n4: Scene) -> None:
+    """0° (towards +x) is a facing like any other, not a missing one."""
+    east = trooper("r1", "red", 10, 10, facing=0)
+
+    result = n4([east, AWAY], [move("r1", (12, 10)), {"by": "red", "do": "idle"}])
+
+    r1 = result["state"]["units"]["r1"]
+    assert (r1["x"], r1["facing"]) == (12.0, 0.0)
+
+
 def test_orders_a_move_then_a_second_move_resolves_both_in_order(n4: Scene) -> None:
     runner = trooper("r1", "red", 10, 10, mov=[4, 2])
 
