@@ -126,30 +126,6 @@ def watchers_at(state: InfinityState, mover: Trooper, point: Point) -> list[str]
     return found
 
 
-def is_unseen_and_uncontrolled(state: InfinityState, mover: Trooper, point: Point) -> bool:
-    """Outside the LoF and the ZoC of every enemy Model and Marker, with the mover's base
-    at `point` (see `watchers_at`)."""
-    return not watchers_at(state, mover, point)
-
-
-def starts_unseen(state: InfinityState, mover: Trooper, path: Sequence[Point]) -> bool:
-    """CAU-11: the Cautious Movement starts outside the LoF and ZoC of every enemy Model
-    and Marker."""
-    return is_unseen_and_uncontrolled(state, mover, path[0])
-
-
-def ends_unseen(state: InfinityState, mover: Trooper, path: Sequence[Point]) -> bool:
-    """CAU-12: the Cautious Movement ends outside the LoF and ZoC of every enemy Model and
-    Marker."""
-    return is_unseen_and_uncontrolled(state, mover, path[-1])
-
-
-def grants_no_aro(state: InfinityState, mover: Trooper, path: Sequence[Point]) -> bool:
-    """CAU-10: the movement grants no ARO to any enemy when CAU-11 and CAU-12 are both met
-    (only the endpoints matter, A-CAU-01)."""
-    return starts_unseen(state, mover, path) and ends_unseen(state, mover, path)
-
-
 @dataclass(frozen=True)
 class AroVerdict:
     """Whether a Cautious Movement grants AROs, the rule that decides it, and why."""
@@ -169,7 +145,9 @@ CAU_10_MODIFIERS = []
 
 def aro_verdict(state: InfinityState, mover: Trooper, path: Sequence[Point]) -> AroVerdict:
     """CAU-10 / CAU-13 (after any A-CAU-11 modifier): does this Cautious Movement grant
-    AROs? The message names the enemies that see or control its start or end."""
+    AROs? It grants none when it starts (CAU-11) and ends (CAU-12) outside the LoF and
+    ZoC of every enemy (only the endpoints matter, A-CAU-01). The message names the
+    enemies that see or control its start or end."""
     for modifier in CAU_10_MODIFIERS:
         verdict = modifier(state, mover, path)
         if verdict is not None:

@@ -10,7 +10,7 @@ from uuid import UUID
 import orjson
 
 from domain.geometry import Obstacles, in_front_arc
-from domain.infinity.cautious import ends_unseen, starts_unseen
+from domain.infinity.cautious import aro_verdict, watchers_at
 from domain.infinity.sight import blocking_terrain, has_lof
 from domain.infinity.state import InfinityState
 from projections.state_view import state_view
@@ -45,7 +45,7 @@ def test_cau_22_the_fusilier_starts_behind_the_tall_building_out_of_every_nomad_
     assert all(n.id == "camo" or in_front_arc(n.base_at(n.position), start) for n in nomads)
     assert not any(has_lof(n, start, obstacles) for n in nomads)
     assert has_lof(state.trooper("camo"), start, Obstacles([]))
-    assert starts_unseen(state, fusilier, [(10.0, 11.0), (13.5, 11.0)])
+    assert watchers_at(state, fusilier, (10.0, 11.0)) == []
 
 
 def test_cau_23_the_fusilier_moves_part_of_his_first_mov_to_behind_the_container(
@@ -56,7 +56,9 @@ def test_cau_23_the_fusilier_moves_part_of_his_first_mov_to_behind_the_container
     fusilier = state.trooper("fusilier")
     assert result["steps"][1]["accepted"]
     assert state.last_paths == [[(10.0, 11.0), (13.5, 11.0)]]  # 3.5" of MOV 4
-    assert ends_unseen(state, fusilier, [(10.0, 11.0), (13.5, 11.0)])
+    assert watchers_at(state, fusilier, (13.5, 11.0)) == []
+    # the fusilier now stands at its end: the verdict on the path it took is CAU-10
+    assert aro_verdict(state, fusilier, [(10.0, 11.0), (13.5, 11.0)]).rule == "CAU-10"
 
 
 def test_cau_24_no_nomad_not_even_the_camouflage_marker_can_declare_an_aro(

@@ -138,6 +138,22 @@ def test_cau_05_cautious_movement_cannot_be_the_second_skill(n4: Scene) -> None:
     assert result["state"]["order"]["stage"] == "second_skill"
 
 
+def test_core_order_sequence_another_trooper_cannot_move_cautiously_in_an_order(
+        n4: Scene) -> None:
+    """CORE-ORDER-SEQUENCE before CAU-05: while r1's order waits for its second skill,
+    r2 cannot act in it at all (its Cautious Movement is refused as r2 acting in r1's
+    order, not as a second skill)."""
+    r2 = trooper("r2", "red", 30, 10)
+
+    result = n4([R1, r2, AWAY], [move("r1", (11, 10)), cautious("r2", (31, 10))])
+
+    assert result["steps"][1]["accepted"]
+    assert (last(result)["rule"], last(result)["message"]) == (
+        "CORE-ORDER-SEQUENCE", "the order in progress is r1's; r2 cannot act in it")
+    assert result["state"]["order"]["trooper"] == "r1"
+    assert result["state"]["units"]["r2"]["x"] == 30.0
+
+
 def test_cau_06_the_movement_label_moves_the_trooper_along_its_path(n4: Scene) -> None:
     """CAU-06: the Movement label: the trooper moves along its path."""
     result = n4([R1, AWAY], [{**cautious("r1", (12, 10), (12, 12)), "facing": 180}])
