@@ -131,3 +131,68 @@ def test_core_mk_poison_once_per_figure_per_command_phase(run: Run) -> None:
     assert result["steps"][2]["accepted"], "another figure has its own use"
     assert result["steps"][5]["accepted"], "the next command phase allows it again"
     assert state.units["b1"].click == 3
+
+
+NEXT_RED_TURN = [{"by": "red", "do": "end_turn"}, {"by": "blue", "do": "end_turn"}, TO_ACTION]
+
+
+@pytest.mark.parametrize("command", [
+    red("free_spin", figure="b1", facing=0),
+    red("use_ability", figure="b1", ability="surge"),
+], ids=["free_spin", "use_ability"])
+def test_core_owner_a_player_cannot_spin_or_use_a_figure_they_do_not_control(
+    run: Run, command: dict[str, Any]
+) -> None:
+    """CORE-OWNER: red cannot free spin blue's figure nor use its ability."""
+    units = [warrior("w1"), warrior("b1", "blue", x=30, y=30, abilities=["surge"])]
+
+    result, state = run(units, [TO_ACTION, command])
+
+    assert refused(result, "CORE-OWNER"), result["steps"][-1]
+    assert message(result) == "b1 is controlled by blue; red cannot order it"
+    assert state.units["b1"].facing == 90.0
+
+
+@pytest.mark.parametrize(("facing", "stored"), [(359.5, 359.5), (450, 90.0), (-90, 270.0)])
+def test_core_free_spin_turns_a_figure_on_the_spot_without_an_action(
+    run: Run, facing: float, stored: float
+) -> None:
+    """A free spin sets the facing (0 ≤ a < 360) and assigns no action."""
+    result, state = run([warrior("w1")], [TO_ACTION, red("free_spin", figure="w1",
+                                                             facing=facing)])
+
+    assert result["steps"][-1]["events"] == ["StepTaken", "FacingChanged"]
+    w1 = state.units["w1"]
+    assert (w1.facing, w1.x, w1.y, w1.tokens, state.actions_used) == (stored, 20, 20, 0, 0)
+
+
+def test_core_mk_capture_only_an_opposing_figure(run: Run) -> None:
+    """CORE-MK-CAPTURE: w2, red's own and in base contact, is not opposing."""
+    result, state = run([warrior("w1"), warrior("w2", x=21, y=20)],
+                        [TO_ACTION, red("capture", figure="w1", target="w2")])
+
+    assert refused(result, "CORE-MK-CAPTURE")
+    assert message(result) == "w2 is not an opposing figure"
+    assert state.units["w2"].status == "on_table" and state.actions_used == 0
+
+
+def test_core_a_capture_that_gives_the_second_token_pushes_the_figure(run: Run) -> None:
+    """Pushing: a capture is an action like any other; the one that gives w1 its
+    second token deals it 1 pushing damage after the capture."""
+    units = [warrior("w1"), warrior("b2", "blue", x=21, y=22)]
+    steps = [TO_ACTION, red("move", figure="w1", path=[[20, 22]]), *NEXT_RED_TURN,
+             red("capture", figure="w1", target="b2")]
+
+    result, state = run(units, steps)
+
+    assert all(s["accepted"] for s in result["steps"]), result["steps"]
+    assert state.units["b2"].status == "removed"
+    assert (state.units["w1"].tokens, state.units["w1"].click) == (2, 1)
+
+
+def test_input_strong_flyer_needs_a_target_figure(run: Run) -> None:
+    result, state = run([warrior("w1", abilities=["strong_flyer"])],
+                        [TO_ACTION, red("use_ability", figure="w1", ability="strong_flyer")])
+
+    assert refused(result, "INPUT")
+    assert message(result) == "strong_flyer needs a target figure"
