@@ -73,7 +73,16 @@ TARGETS: dict[str, list[str]] = {
     "domain/mageknight/restrictions.py": [
         "tests/domain/mageknight",
     ],
+    # Mage Knight's limits and costs of actions: actions per turn, one action a
+    # figure, tokens and pushing damage (with MNT-36, MNT-37).
+    "domain/mageknight/actions.py": [
+        "tests/domain/mageknight",
+    ],
     "domain/t9a/arrival.py": [
+        "tests/domain/t9a",
+    ],
+    # T9A's limit of one Move a Movement Phase (CORE-ONE-MOVE) and the rates.
+    "domain/t9a/moves.py": [
         "tests/domain/t9a",
     ],
 }

@@ -191,8 +191,43 @@ def test_core_a_capture_that_gives_the_second_token_pushes_the_figure(run: Run) 
 
 
 def test_input_strong_flyer_needs_a_target_figure(run: Run) -> None:
-    result, state = run([warrior("w1", abilities=["strong_flyer"])],
+    result, _ = run([warrior("w1", abilities=["strong_flyer"])],
                         [TO_ACTION, red("use_ability", figure="w1", ability="strong_flyer")])
 
     assert refused(result, "INPUT")
     assert message(result) == "strong_flyer needs a target figure"
+
+
+def test_core_mk_no_ability_a_figure_moves_with_its_own_abilities_only(run: Run) -> None:
+    """CORE-MK-NO-ABILITY: a warrior (not cavalry, so not MNT-38) cannot use an
+    ability it does not have in its move."""
+    result, state = run([warrior("w1")], [TO_ACTION, move("w1", (20, 22), use=["strong_flyer"])])
+
+    assert refused(result, "CORE-MK-NO-ABILITY")
+    assert message(result) == "w1 has no 'strong_flyer'"
+    assert state.units["w1"].y == 20.0
+
+
+@pytest.mark.parametrize(("start", "facing", "stored"), [
+    (90, 359.5, 359.5), (0, None, 0.0), (270, 90, 90.0)])
+def test_core_mk_move_ends_facing_as_chosen_or_unchanged(
+    run: Run, start: float, facing: float | None, stored: float
+) -> None:
+    """A move ends facing the chosen direction (0 ≤ a < 360), or as the figure faced."""
+    extra = {} if facing is None else {"facing": facing}
+    result, state = run([warrior("w1", facing=start)], [TO_ACTION, move("w1", (20, 22), **extra)])
+
+    assert result["steps"][-1]["accepted"], result["steps"][-1]
+    assert (state.units["w1"].y, state.units["w1"].facing) == (22.0, stored)
+
+
+def test_core_mk_move_through_hindering_terrain_is_allowed(run: Run) -> None:
+    """CORE-MK-MOVE: only blocking and impassable terrain stop a moving base;
+    hindering terrain does not."""
+    hindering = {"id": "brush", "kind": "hindering",
+                 "polygon": [[18, 21], [22, 21], [22, 22], [18, 22]]}
+
+    result, state = run([warrior("w1")], [TO_ACTION, move("w1", (20, 24))], terrain=[hindering])
+
+    assert result["steps"][-1]["accepted"], result["steps"][-1]
+    assert state.units["w1"].y == 24.0
