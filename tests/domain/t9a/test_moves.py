@@ -113,3 +113,33 @@ def test_input_a_unit_not_on_the_table_cannot_move(t9a: Scene) -> None:
 
     assert (last(result)["rule"], last(result)["message"]) == (
         "INPUT", "red-scouts is not on the table")
+
+
+def test_core_formation_a_reform_into_too_few_places_is_refused(t9a: Scene) -> None:
+    """CORE-FORMATION: 8 models do not fit 2 files × 3 ranks (they need more than 4
+    and at most 6)."""
+    result = t9a([SPEARS], [*to_movement(1), move("reform", facing=90, files=2, ranks=3)])
+
+    assert last(result)["rule"] == "CORE-FORMATION", last(result)
+    assert result["state"]["units"]["red-spears"]["files"] == 4
+
+
+def test_a_reform_cannot_leave_the_board(t9a: Scene) -> None:
+    """8 files wide about a centre 2" from the side edge: CORE-BOARD-EDGE."""
+    near_side = unit("red-spears", x=2, y=10, facing=90)
+
+    result = t9a([near_side], [*to_movement(1), move("reform", facing=90, files=8, ranks=1)])
+
+    assert last(result)["rule"] == "CORE-BOARD-EDGE", last(result)
+
+
+def test_core_unit_spacing_a_reform_cannot_end_within_an_inch_of_another_unit(
+        t9a: Scene) -> None:
+    """8 files wide, the spears would end 0.5" from blue (2.5" away before)."""
+    blue = unit("blue-guard", "blue", x=42.5, y=10, facing=90)
+
+    result = t9a([SPEARS, blue], [*to_movement(1), move("reform", facing=90, files=8,
+                                                        ranks=1)])
+
+    assert last(result)["rule"] == "CORE-UNIT-SPACING", last(result)
+    assert result["state"]["units"]["red-spears"]["files"] == 4
