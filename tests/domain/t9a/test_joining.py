@@ -185,3 +185,33 @@ def test_a_joined_model_moves_with_its_unit_by_a_fact_decide_emits(t9a: Scene) -
     scouts, hero = units["red-scouts"], units["red-hero"]
     assert (hero["x"], hero["y"], hero["facing"]) == (scouts["x"], scouts["y"], scouts["facing"])
     assert hero["advance_moved"] and hero["moved"] == "advance"
+
+
+ARRIVED_TOGETHER = [AMBUSH, {**HERO, "join": "red-scouts"}, *to_movement(2),
+                    {**ROLL, "dice": [6]}, arrive(),
+                    {"by": "red", "do": "end_turn"}, {"by": "blue", "do": "end_turn"},
+                    {"by": "red", "do": "next_phase"}]
+"""The hero arrives joined to the scouts (AMB-24); then red's next Movement Phase."""
+
+
+def test_a_amb_14_a_joined_model_makes_no_move_of_its_own(t9a: Scene) -> None:
+    """A-AMB-14: the hero is one unit with the scouts; ordering it alone is INPUT."""
+    result = t9a([ambusher(), character()],
+                 [*ARRIVED_TOGETHER, {"by": "red", "do": "advance", "unit": "red-hero",
+                                      "distance": 1}])
+
+    assert all(s["accepted"] for s in result["steps"][:-1]), result["steps"]
+    assert (last(result)["rule"], last(result)["message"]) == (
+        "INPUT", "red-hero is joined to red-scouts and moves with it")
+
+
+def test_a_amb_14_a_joined_model_moves_with_its_unit_when_it_reforms(t9a: Scene) -> None:
+    """A-AMB-14, AMB-22: the scouts reform; the hero moves with them and counts as
+    having made the Move."""
+    result = t9a([ambusher(), character()],
+                 [*ARRIVED_TOGETHER, {"by": "red", "do": "reform", "unit": "red-scouts",
+                                      "facing": 0}])
+
+    assert all(s["accepted"] for s in result["steps"]), result["steps"]
+    assert "T9AMembersMoved" in last(result)["events"]
+    assert result["state"]["units"]["red-hero"]["moved"] == "reform"
