@@ -133,11 +133,11 @@ def cautious_rows(repeat: int) -> list[tuple[str, str]]:
 
     def forget(merged: bool = False) -> None:
         hidden._hidden.clear()
-        hidden._verdicts.clear()
+        getattr(hidden, "_verdicts", {}).clear()  # (also runs on older trees, for "before")
         if merged:
             check()
             for region in hidden._hidden.values():
-                if region is not None:
+                if region is not None and hasattr(region, "merged"):
                     region.merged()
 
     def cold_check() -> Any:
@@ -162,7 +162,7 @@ def cautious_rows(repeat: int) -> list[tuple[str, str]]:
     warm, warm_spread = median_ms(check, repeat)
     forget()
     check()
-    saved, shadows.UNION_AFTER = shadows.UNION_AFTER, 10**9
+    saved, shadows.UNION_AFTER = getattr(shadows, "UNION_AFTER", 0), 10**9
     try:
         fresh, fresh_spread = median_ms(new_end, repeat // 4)
     finally:
@@ -181,8 +181,8 @@ def cautious_rows(repeat: int) -> list[tuple[str, str]]:
                  f"{merged:.3f} ms ±{merged_spread:.3f}"))
     forget()
     old_e, old_e_spread = median_ms(exact_only(eligibility, state), max(3, repeat // 20))
-    first_e, first_e_spread = median_ms(lambda: (hidden._verdicts.clear(), eligibility()),
-                                        repeat // 4)
+    first_e, first_e_spread = median_ms(
+        lambda: (getattr(hidden, "_verdicts", {}).clear(), eligibility()), repeat // 4)
     warm_e, warm_e_spread = median_ms(eligibility, repeat)
     rows.append(("ARO eligibility of the same movement, exact path (before)",
                  f"{old_e:.2f} ms ±{old_e_spread:.2f}"))
@@ -213,8 +213,9 @@ def decision_rows(repeat: int) -> list[tuple[str, str]]:
     def one(forget: bool) -> Callable[[], Any]:
         def run() -> Any:
             if forget:
-                sight.blocking_terrain(game.state)._hidden.clear()
-                sight.blocking_terrain(game.state)._verdicts.clear()
+                terrain = sight.blocking_terrain(game.state)
+                terrain._hidden.clear()
+                getattr(terrain, "_verdicts", {}).clear()
             state = game.state.model_copy(deep=True)
             start = time.perf_counter()
             decide(game.ruleset, state, command, DiceSource(script.seed, state.dice_index))
@@ -248,8 +249,20 @@ def ambush_rows(repeat: int) -> list[tuple[str, str]]:
 
 
 def main() -> None:
+    """Print the table; `--before DIR` also runs it on the tree in DIR (an older commit,
+    e.g. from `git worktree add` or `git archive`), interleaved, in the same run."""
     import os
+    import subprocess
+    import sys
 
+    if len(sys.argv) > 2 and sys.argv[1] == "--before":
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        for label, tree in (("before", sys.argv[2]), ("after", here), ("before", sys.argv[2]),
+                            ("after", here)):
+            print(f"\n#### {label} ({tree})", flush=True)
+            subprocess.run([sys.executable, os.path.abspath(__file__)], cwd=tree, check=True,
+                           env={**os.environ, "PYTHONPATH": tree})
+        return
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}\n")
     print("| measure | median ± p10…p90 width |\n|---|---|")
