@@ -201,8 +201,7 @@ class HiddenRegion:
 
     def merged(self) -> BaseGeometry:
         """The union of every shadow, clipped to the table (and `CLIP_MARGIN` about it),
-        prepared. A piece lying inside a nearer piece's shadow casts nothing new (a
-        shadow holds everything behind its points), so its shadow is left out."""
+        prepared (`merged_shadows`)."""
         if self._merged is None:
             self._merged = merged_shadows(self._shadows, self._nearest, self._clip)
         return self._merged

@@ -53,7 +53,6 @@ def obstacles(state: T9AState, *, ignore: Iterable[str] = ()) -> Obstacles:
         for unit in state.units.values() if isinstance(unit, T9AUnit)))
     found = _UNITS.get(key)
     if found is not None and found[0] is terrain:
-        _UNITS.move_to_end(key)
         return found[1]
     items: list[tuple[str, Rect | Polygon]] = [
         (f"unit {unit.id}", shape)
@@ -67,7 +66,7 @@ def obstacles(state: T9AState, *, ignore: Iterable[str] = ()) -> Obstacles:
     return index
 
 
-#: How many placements of the units keep their obstacle index.
+#: How many placements of the units keep their obstacle index (the oldest go first).
 UNITS_KEPT = 64
 _UNITS: OrderedDict[tuple[object, ...], tuple[Obstacles, Obstacles]] = OrderedDict()
 
