@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from itertools import pairwise
 from typing import Any
 
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from domain.geometry import board_polygon, front_arc_polygon, polygon_from_points
+from domain.geometry import board_polygon, front_arc_polygon, polygon_from_points, shadow
 from domain.infinity.aro import aro_eligible
 from domain.infinity.cautious import aro_verdict
 from domain.infinity.orders import planned_start
@@ -37,29 +36,12 @@ PATH_COLOUR = "#000"
 IGNORED_COLOUR = "#9e9e9e"
 VERDICT_COLOURS = {True: "#c62828", False: "#2e7d32"}  # AROs generated / none
 MOVEMENTS = ("move", "cautious_move")
-#: A shadow's far side is drawn in steps of at most this angle (radians), so that it
-#: stays beyond the table however wide the edge looks from the observer.
-SHADOW_STEP = math.radians(10)
-
-
-def shadow(origin: Point2, piece: Polygon, reach: float) -> BaseGeometry:
-    """What `piece` hides from `origin`: the piece and, for each of its edges, the area
-    between the edge and the rays from `origin` through its ends, out to `reach`."""
-    ox, oy = origin
-    parts: list[BaseGeometry] = [piece]
-    for a, b in pairwise(piece.exterior.coords):
-        start = math.atan2(a[1] - oy, a[0] - ox)
-        turn = math.remainder(math.atan2(b[1] - oy, b[0] - ox) - start, math.tau)
-        steps = max(1, math.ceil(abs(turn) / SHADOW_STEP))
-        far = [(ox + reach * math.cos(start + turn * i / steps),
-                oy + reach * math.sin(start + turn * i / steps)) for i in range(steps + 1)]
-        parts.append(Polygon([a, *far, b]).buffer(0))
-    return unary_union(parts)
 
 
 def line_of_fire_area(state: InfinityState, enemy: Trooper) -> BaseGeometry | None:
     """The part of the table the enemy's base centre sees: its front arc (all around for a
-    Camouflage Marker), less the shadows of `blocking` terrain."""
+    Camouflage Marker), less the shadows of `blocking` terrain (`domain.geometry.shadow`,
+    the ones Line of Fire is judged by)."""
     base = enemy.footprint()
     if base is None:
         return None

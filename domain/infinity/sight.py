@@ -105,13 +105,22 @@ def has_lof(observer: Trooper, target: Disc, obstacles: Obstacles) -> bool:
     if seen_from is None:
         return False
     all_round = is_camouflage_marker(observer)
+    if isinstance(obstacles, Sightlines):
+        return obstacles.verdict(seen_from, all_round, target, lambda: lof_by_shadows(
+            observer, seen_from, target, obstacles, all_round=all_round))
     if not all_round and not in_front_arc(seen_from, target):
         return False
-    if isinstance(obstacles, Sightlines):
-        verdict = fast_lof(seen_from, target, obstacles, all_round=all_round)
-        if verdict is not None:
-            return verdict
     return exact_has_lof(observer, target, obstacles)
+
+
+def lof_by_shadows(observer: Trooper, seen_from: Disc, target: Disc, sightlines: Sightlines,
+                   *, all_round: bool) -> bool:
+    """`has_lof` with the observer's hidden region: the front arc first, then `fast_lof`
+    where it is certain, the exact geometry on a shadow's edge."""
+    if not all_round and not in_front_arc(seen_from, target):
+        return False
+    verdict = fast_lof(seen_from, target, sightlines, all_round=all_round)
+    return verdict if verdict is not None else exact_has_lof(observer, target, sightlines)
 
 
 def fast_lof(seen_from: Disc, target: Disc, sightlines: Sightlines, *,

@@ -8,6 +8,7 @@ labels: `unit <id>` and `impassable <id>`.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable
 
 from shapely.geometry import Polygon
@@ -25,7 +26,7 @@ from domain.geometry import (
     sweep_hull,
 )
 from domain.shadows import ListMemo
-from domain.t9a.units import T9AState
+from domain.t9a.units import T9AState, T9AUnit
 from events.core import TerrainPiece
 
 #: AMB-13: corners must be within this many inches of the chosen point.
@@ -42,14 +43,32 @@ def is_legal_formation(files: int, ranks: int, models: int) -> bool:
 
 def obstacles(state: T9AState, *, ignore: Iterable[str] = ()) -> Obstacles:
     """Other units on the table and Impassable Terrain, as a spatial index (the terrain's
-    own index is kept per terrain set; only the units' is built)."""
+    own index is kept per terrain set; the units' is kept per placement of the units,
+    found by what their footprints are made of)."""
     skip = frozenset(ignore)
+    terrain = _IMPASSABLE(state.terrain, None)
+    key = (skip, id(terrain), tuple(
+        (unit.id, unit.status, unit.x, unit.y, unit.facing, unit.base, unit.files,
+         unit.ranks, unit.joined_to)
+        for unit in state.units.values() if isinstance(unit, T9AUnit)))
+    found = _UNITS.get(key)
+    if found is not None and found[0] is terrain:
+        return found[1]
     items: list[tuple[str, Rect | Polygon]] = [
         (f"unit {unit.id}", shape)
         for unit in state.t9a_units()
         if unit.id not in skip and (shape := unit.footprint()) is not None
     ]
-    return Obstacles(items, under=_IMPASSABLE(state.terrain, None))
+    index = Obstacles(items, under=terrain)
+    _UNITS[key] = (terrain, index)
+    while len(_UNITS) > UNITS_KEPT:
+        _UNITS.popitem(last=False)
+    return index
+
+
+#: How many placements of the units keep their obstacle index (the oldest go first).
+UNITS_KEPT = 64
+_UNITS: OrderedDict[tuple[object, ...], tuple[Obstacles, Obstacles]] = OrderedDict()
 
 
 def _impassable(terrain: tuple[TerrainPiece, ...], _: None) -> Obstacles:

@@ -9,10 +9,14 @@ the exact geometry (RULINGS ARO eligibility).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import box
+from shapely.ops import unary_union
 
 from domain import shadows
 from domain.geometry import Disc, Obstacles, shadow
@@ -53,31 +57,44 @@ def both(pieces: list[tuple[str, object]]) -> tuple[Sightlines, Obstacles]:
     return Sightlines(pieces, TABLE), Obstacles(pieces)  # type: ignore[arg-type]
 
 
+@contextmanager
+def fast_path(by_direction: bool, merged: bool) -> Iterator[None]:
+    """Shadows sorted out by direction (as on a crowded table) or all tried; and merged
+    into one polygon from the first question, or never."""
+    saved = shadows.FEW_PIECES, shadows.UNION_AFTER
+    shadows.FEW_PIECES = 0 if by_direction else saved[0]
+    shadows.UNION_AFTER = 0 if merged else 10**9
+    try:
+        yield
+    finally:
+        shadows.FEW_PIECES, shadows.UNION_AFTER = saved
+
+
 @settings(max_examples=120, deadline=None)
 @given(walls(), coordinate, coordinate, facing, st.booleans(), coordinate, coordinate, base,
-       st.booleans())
+       st.booleans(), st.booleans())
 def test_the_fast_lof_agrees_with_the_exact_lof_on_any_scene(
     pieces: list[tuple[str, object]], ox: float, oy: float, face: float, camo: bool,
-    tx: float, ty: float, size: float, by_direction: bool,
+    tx: float, ty: float, size: float, by_direction: bool, merged: bool,
 ) -> None:
     """RULINGS LoF: same verdict, fast or exact, wherever the bases and walls stand
-    (shadows tried all, or sorted out by direction as on a crowded table)."""
+    (shadows tried all, sorted out by direction, or merged into one polygon)."""
     fast, exact = both(pieces)
     observer = trooper(ox, oy, face, 1.0, camo)
     target = Disc(tx, ty, size, 0.0)
-    few, shadows.FEW_PIECES = shadows.FEW_PIECES, 0 if by_direction else shadows.FEW_PIECES
-    try:
+    with fast_path(by_direction, merged):
         assert has_lof(observer, target, fast) == exact_has_lof(observer, target, exact)
-    finally:
-        shadows.FEW_PIECES = few
+        # Asked again: the remembered verdict.
+        assert has_lof(observer, target, fast) == exact_has_lof(observer, target, exact)
 
 
 @settings(max_examples=60, deadline=None)
 @given(walls(), coordinate, coordinate, facing, st.booleans(),
-       st.lists(st.tuples(coordinate, coordinate), min_size=1, max_size=3), st.booleans())
+       st.lists(st.tuples(coordinate, coordinate), min_size=1, max_size=3), st.booleans(),
+       st.booleans())
 def test_the_swept_path_check_agrees_with_every_quarter_base_position(
     pieces: list[tuple[str, object]], ox: float, oy: float, face: float, camo: bool,
-    path: list[tuple[float, float]], by_direction: bool,
+    path: list[tuple[float, float]], by_direction: bool, merged: bool,
 ) -> None:
     """RULINGS ARO eligibility: the swept-base shortcut never changes whether the
     observer sees the mover at some point of its movement."""
@@ -86,21 +103,36 @@ def test_the_swept_path_check_agrees_with_every_quarter_base_position(
     mover = trooper(path[0][0], path[0][1], 0.0, 1.0, False)
     expected = any(exact_has_lof(observer, mover.base_at(p), exact)
                    for p in positions_along(path, mover.base / 4.0))
-    few, shadows.FEW_PIECES = shadows.FEW_PIECES, 0 if by_direction else shadows.FEW_PIECES
-    try:
+    with fast_path(by_direction, merged):
         assert has_lof_to_path(observer, mover, path, fast) == expected
-    finally:
-        shadows.FEW_PIECES = few
 
 
-def test_a_sliver_through_a_0_1_inch_slot_is_seen_by_the_fast_path_too() -> None:
-    """The exact-sight case of CAU-11: a 0.1" slot between two walls shows a sliver."""
+@pytest.mark.parametrize("merged", [False, True])
+def test_a_sliver_through_a_0_1_inch_slot_is_seen_by_the_fast_path_too(merged: bool) -> None:
+    """The exact-sight case of CAU-11: a 0.1" slot between two walls shows a sliver
+    (also once the observer's shadows are merged into one polygon)."""
     slot = [("west", box(0, 20, 14.95, 20.1)), ("east", box(15.05, 20, 48, 20.1))]
     watcher = trooper(10, 40, 270, 1.0, False)
     seen = Disc(17.32, 10, 1.0)
 
-    assert has_lof(watcher, seen, Sightlines(slot, TABLE))
-    assert not has_lof(watcher, seen, Sightlines([("whole", box(0, 20, 48, 20.1))], TABLE))
+    with fast_path(False, merged):
+        assert has_lof(watcher, seen, Sightlines(slot, TABLE))
+        assert not has_lof(watcher, seen, Sightlines([("whole", box(0, 20, 48, 20.1))], TABLE))
+
+
+def test_merged_shadows_leave_out_only_shadows_inside_nearer_ones() -> None:
+    """The merged hidden region equals the union of every shadow on the table, though
+    the shadow of a block behind a wall is left out of the union."""
+    pieces = [("wall", box(20, 20, 28, 21)), ("behind", box(23, 30, 24, 31)),
+              ("aside", box(5, 30, 6, 31))]
+    region = Sightlines(pieces, TABLE).hidden_from((24.0, 10.0))
+    assert region is not None
+    every = unary_union([shadow((24.0, 10.0), g, 200.0) for _, g in pieces]).intersection(
+        box(-2, -2, 50, 50))
+
+    assert region.merged().symmetric_difference(every).area < 1e-6
+    assert region.merged().contains(Disc(23.5, 40, 1.0).polygon)
+    assert not region.merged().intersects(Disc(10, 40, 1.0).polygon)
 
 
 def test_a_base_touching_the_side_line_is_seen_by_the_fast_path_too() -> None:
