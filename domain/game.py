@@ -121,6 +121,7 @@ class Game:
         head_hash = str(data.pop("__head_hash__"))
         data.pop("__version__", None)
         data.pop("__state_hash__", None)
+        data.pop("__mac__", None)  # a keyed server's MAC of the seal (replay.keyed)
         state = ruleset.state_type.model_validate(data)
         return cls(snapshot.originator_id, ruleset, state, snapshot.originator_version, head_hash)
 

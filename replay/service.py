@@ -50,6 +50,16 @@ from events.core import ClauseApplied, StepTaken
 from events.envelope import GameEvent
 from projections.state_view import state_hash
 from replay.event_store import GameEventStore
+from replay.keyed import (
+    HEADS_KWARG,
+    SignedHeads,
+    TamperedGameError,
+    authentic_events,
+    check_head,
+    check_row,
+    head_mac,
+    sign_snapshot,
+)
 from replay.mapper import OrjsonTranscoder, PydanticMapper
 from replay.snapshots import Warn, trusted_game
 from replay.storage import schema_setup_lock, storage_env
@@ -68,9 +78,12 @@ class LazyHistory:
     #: Events read per query, newest first.
     PAGE = 256
 
-    def __init__(self, service: GameService, game_id: UUID) -> None:
+    def __init__(self, service: GameService, game_id: UUID, head_hash: str | None = None) -> None:
         self.service = service
         self.game_id = game_id
+        #: With a server key: the signed head the newest event must have (every event
+        #: read is checked against its hash and its link to the one after it).
+        self.head_hash = head_hash
         self._tail: list[GameEvent] = []  # newest first
         self._whole = False
         self._log: LogHistory | None = None
@@ -79,8 +92,7 @@ class LazyHistory:
         """The history of the tail that holds every event of `step`."""
         while not self._whole and (not self._tail or self._tail[-1].step >= step):
             older = self._tail[-1].originator_version - 1 if self._tail else None
-            page = cast("list[GameEvent]", list(self.service.events.get(
-                self.game_id, lte=older, desc=True, limit=self.PAGE)))
+            page = self._page(older)
             self._whole = len(page) < self.PAGE
             self._tail += page
             self._log = None
@@ -91,6 +103,18 @@ class LazyHistory:
             )
         return self._log
 
+    def _page(self, older: int | None) -> list[GameEvent]:
+        """The next `PAGE` events, newest first, ending at event `older`."""
+        if self.head_hash is None:
+            return cast("list[GameEvent]", list(self.service.events.get(
+                self.game_id, lte=older, desc=True, limit=self.PAGE)))
+        rows = self.service.recorder.select_events(self.game_id, lte=older, desc=True,
+                                                   limit=self.PAGE)
+        expected = self._tail[-1].prev_hash if self._tail else self.head_hash
+        for row in rows:
+            expected = expected_link(self.game_id, row, expected)
+        return [cast("GameEvent", self.service.mapper.to_domain_event(r)) for r in rows]
+
     def state_before(self, step: int) -> GameState:
         return self._history(step).state_before(step)
 
@@ -99,6 +123,16 @@ class LazyHistory:
 
     def facts_of(self, step: int) -> list[Fact]:
         return self._history(step).facts_of(step)
+
+
+def expected_link(game_id: UUID, row: Any, expected: str) -> str:
+    """A raw row read newest first: it must hash to `expected` (the link the event after
+    it holds); returns the hash the event before it must have."""
+    stored_hash, prev_hash = check_row(game_id, row)
+    if stored_hash != expected:
+        raise TamperedGameError(f"event {row.originator_version} of game {game_id} is not "
+                                "the one the event after it links to")
+    return prev_hash
 
 
 class ConcurrentWriteError(Exception):
@@ -253,8 +287,12 @@ class GameService(Application[UUID]):
     snapshot_recheck_events: ClassVar[int] = 400
 
     def __init__(self, db: str | None = None, *, clock: Clock | None = None,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, key: bytes | None = None) -> None:
         settings = {**storage_env(db), "IS_SNAPSHOTTING_ENABLED": "y", **(env or {})}
+        #: The server key (`WARLEDGER_KEY`, `replay.keyed`): with it, heads and snapshots
+        #: are signed, and only what they authenticate is decided on.
+        self.key = key
+        self.heads: SignedHeads | None = None
         with schema_setup_lock(settings):  # PostgreSQL: one client sets up at a time
             for attempt in range(SETUP_ATTEMPTS):
                 try:
@@ -267,6 +305,9 @@ class GameService(Application[UUID]):
                     if not is_setup_race(error) or attempt == SETUP_ATTEMPTS - 1:
                         raise
                     time.sleep(0.05 * (attempt + 1))
+            if key is not None:
+                self.heads = SignedHeads(self.recorder)
+                self.heads.install()
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self._cache: dict[UUID, Game] = {}
         #: Told why a stored snapshot was not used (the CLI prints a warning line).
@@ -339,7 +380,7 @@ class GameService(Application[UUID]):
         # players may not know.
         received = self.clock()
         by = command.by if isinstance(command, Command) else str(command.get("by"))
-        game = self.working_copy(game_id)
+        game = self.decision_copy(game_id)
         if expect_event is not None:
             game = self._at_expected_event(game, expect_event, by)
         decided_at = game.version
@@ -393,7 +434,7 @@ class GameService(Application[UUID]):
         """Decide once more on fresh state, keeping the decision only if it means
         what the first one meant (`retry_keeps_meaning`)."""
         self._cache.pop(game_id, None)
-        game = self.working_copy(game_id)
+        game = self.decision_copy(game_id)
         try:
             _, facts = self._decide(game, command, dice, received)
         except RuleViolation as refusal:
@@ -429,7 +470,8 @@ class GameService(Application[UUID]):
                 physical=dice,
                 reusable=state.reusable_dice,
             )
-            decided = settle(game.ruleset, state, parsed, source, self.history(game.id))
+            decided = settle(game.ruleset, state, parsed, source,
+                             self.history(game.id, game.head_hash))
             facts = decided.facts
             game.state = decided.state
             game.record(facts, received, step=game.state.step)
@@ -467,6 +509,9 @@ class GameService(Application[UUID]):
         processing: ProcessingEvent[UUID] = ProcessingEvent()
         processing.events.extend(game.collect_events())
         processing.aggregates[game.id] = game
+        if self.key is not None:  # signed in the transaction that stores the events
+            processing.saved_kwargs[HEADS_KWARG] = [
+                (game.id, game.version, head_mac(self.key, game.id, game.version, game.head_hash))]
         recordings = self._record(processing)
         self._notify(recordings)
         self.notify(processing.events)  # the library's deprecated hook, kept as save does
@@ -476,7 +521,10 @@ class GameService(Application[UUID]):
         interval = self.snapshot_interval
         crossed = game.version // interval > (first_version - 1) // interval
         if self.snapshots is not None and crossed:
-            self.snapshots.put([game.snapshot(self.clock())])
+            snapshot = game.snapshot(self.clock())
+            if self.key is not None:
+                snapshot = sign_snapshot(snapshot, self.key)
+            self.snapshots.put([snapshot])
 
     # -- queries -------------------------------------------------------------------
     def working_copy(self, game_id: UUID) -> Game:
@@ -489,6 +537,33 @@ class GameService(Application[UUID]):
         cached = self._cache.get(game_id)
         return cached if cached is not None else self.load(game_id)
 
+    def decision_copy(self, game_id: UUID) -> Game:
+        """The working copy, and with a server key only if it stands at the game's
+        latest signed head (`TamperedGameError` if not: nothing is decided).
+
+        A head is signed in the transaction that stores its events, so a copy behind
+        the latest signed head was moved on by another writer: it catches up first.
+        Heads are read after the game, so a head older than the game read means events
+        no keyed writer stored."""
+        return self.signed(self.working_copy(game_id))
+
+    def signed(self, game: Game) -> Game:
+        """`game` (caught up if another writer moved it on), once it stands at its
+        latest signed head; as it is without a key (`decision_copy`)."""
+        if self.key is None or self.heads is None:
+            return game
+        game_id = game.id
+        signed = self.heads.latest(game_id)
+        for _ in range(SETUP_ATTEMPTS):
+            if signed is not None and signed.version == game.version:
+                break
+            game = self.load(game_id)
+            signed = self.heads.latest(game_id)
+            if signed is None or signed.version <= game.version:
+                break
+        check_head(self.key, game_id, game.version, game.head_hash, signed)
+        return game
+
     def load(self, game_id: UUID) -> Game:
         """The game at its latest version: the cached game, caught up with the store.
 
@@ -498,7 +573,9 @@ class GameService(Application[UUID]):
         with self._lock:
             cached = self._cache.get(game_id)
             if cached is not None:
-                fresh = cast("Iterable[GameEvent]", self.events.get(game_id, gt=cached.version))
+                fresh = cast("Iterable[GameEvent]", self.events.get(game_id, gt=cached.version)) \
+                    if self.key is None else authentic_events(
+                        self.events, game_id, cached.version, None, cached.head_hash)
                 project_game(cached, fresh)
                 return cached
             game = self.game_at(game_id)
@@ -510,15 +587,16 @@ class GameService(Application[UUID]):
         only if it checks out against the chain (`replay.snapshots`)."""
         game = trusted_game(
             self.snapshots, self.events, game_id, version,
-            recheck_events=self.snapshot_recheck_events, warn=self.warn,
+            recheck_events=self.snapshot_recheck_events, warn=self.warn, key=self.key,
         )
         if game is None:
             raise GameNotFoundError(f"no game {game_id} in this store")
         return game
 
-    def history(self, game_id: UUID) -> History:
-        """The game's past, read lazily (only undo and redo ask for it)."""
-        return LazyHistory(self, game_id)
+    def history(self, game_id: UUID, head_hash: str | None = None) -> History:
+        """The game's past, read lazily (only undo and redo ask for it); with a server
+        key, checked back from `head_hash` (the signed head decided on)."""
+        return LazyHistory(self, game_id, head_hash if self.key is not None else None)
 
     def stored_events(self, game_id: UUID) -> list[GameEvent]:
         """Every stored event of a game, in order."""

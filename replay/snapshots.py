@@ -18,9 +18,13 @@ equal that rebuild. On any failure the game is folded from the events alone,
 and the reason is reported to `warn` (the CLI prints it as a warning line on
 stderr). Snapshots of the old format (no seal) are treated the same way.
 
-What this does not catch: a forger who rewrites a snapshot far into a long
-game and recomputes its state hash. Only `verify`, which replays from the
-first event and compares every snapshot, proves a snapshot right.
+What this does not catch without a key: a forger who rewrites a snapshot far
+into a long game and recomputes its state hash. Only `verify`, which replays
+from the first event and compares every snapshot, proves a snapshot right.
+With a server key (`replay.keyed`, `WARLEDGER_KEY`) the seal also carries
+`__mac__`, an HMAC no one without the key can recompute: a keyed service uses a
+snapshot only if its MAC holds, and reads every event after it checked against
+its hash and link.
 """
 
 from __future__ import annotations
@@ -34,12 +38,13 @@ from eventsourcing.persistence import EventStore
 from domain.game import Game, project_events_only
 from domain.ruleset import find_ruleset
 from events.envelope import GameEvent, GameSnapshot, chain_hash
+from replay.keyed import KEY_ENV, MAC_KEY, authentic_events, macs_match, snapshot_mac
 
 #: The seal's keys inside a snapshot's state data.
 VERSION_KEY = "__version__"
 HEAD_KEY = "__head_hash__"
 STATE_HASH_KEY = "__state_hash__"
-SEAL_KEYS = (VERSION_KEY, HEAD_KEY, STATE_HASH_KEY)
+SEAL_KEYS = (VERSION_KEY, HEAD_KEY, STATE_HASH_KEY, MAC_KEY)
 
 Warn = Callable[[str], None]
 
@@ -48,11 +53,12 @@ class UntrustedSnapshotError(Exception):
     """A stored snapshot cannot be used; the message says why."""
 
 
-def open_snapshot(snapshot: GameSnapshot) -> Game:
-    """The game a snapshot restores, if its seal holds (`UntrustedSnapshotError` if not)."""
+def open_snapshot(snapshot: GameSnapshot, key: bytes | None = None) -> Game:
+    """The game a snapshot restores, if its seal holds (`UntrustedSnapshotError` if not);
+    with a server `key`, its seal's MAC must hold too."""
     version = snapshot.originator_version
     data = dict(snapshot.state)
-    seal = {key: data.pop(key, None) for key in SEAL_KEYS}
+    seal = {name: data.pop(name, None) for name in SEAL_KEYS}
     if seal[VERSION_KEY] is None or seal[STATE_HASH_KEY] is None:
         raise UntrustedSnapshotError(
             f"the snapshot at event {version} is of the old format (no seal)"
@@ -65,6 +71,8 @@ def open_snapshot(snapshot: GameSnapshot) -> Game:
         raise UntrustedSnapshotError(
             f"the snapshot at event {version} does not match its own state hash"
         )
+    if key is not None:
+        check_snapshot_mac(snapshot, key, seal)
     try:
         ruleset = find_ruleset(snapshot.ruleset)
         state = ruleset.state_type.model_validate(data)
@@ -75,13 +83,27 @@ def open_snapshot(snapshot: GameSnapshot) -> Game:
     return Game(snapshot.originator_id, ruleset, state, version, str(seal[HEAD_KEY]))
 
 
+def check_snapshot_mac(snapshot: GameSnapshot, key: bytes, seal: dict[str, object]) -> None:
+    """A keyed service uses a snapshot only if the server key signed its seal."""
+    version = snapshot.originator_version
+    if seal[MAC_KEY] is None:
+        raise UntrustedSnapshotError(
+            f"the snapshot at event {version} carries no {KEY_ENV} MAC")
+    expected = snapshot_mac(key, snapshot.originator_id, version, str(seal[HEAD_KEY]),
+                            str(seal[STATE_HASH_KEY]))
+    if not macs_match(seal[MAC_KEY], expected):
+        raise UntrustedSnapshotError(
+            f"the snapshot at event {version} fails its {KEY_ENV} MAC")
+
+
 def first_line(error: Exception) -> str:
     """An error's first line (its type when it has no message)."""
     text = str(error)
     return text.splitlines()[0] if text else type(error).__name__
 
 
-def read_snapshot(store: EventStore[UUID], game_id: UUID, version: int | None) -> Game | None:
+def read_snapshot(store: EventStore[UUID], game_id: UUID, version: int | None,
+                  key: bytes | None = None) -> Game | None:
     """The latest stored snapshot at or before `version`, checked (None if there is none)."""
     rows = store.recorder.select_events(game_id, lte=version, desc=True, limit=1)
     if not rows:
@@ -93,7 +115,7 @@ def read_snapshot(store: EventStore[UUID], game_id: UUID, version: int | None) -
             f"the snapshot at event {rows[0].originator_version} cannot be read: "
             f"{first_line(error)}"
         ) from None
-    return open_snapshot(cast("GameSnapshot", snapshot))
+    return open_snapshot(cast("GameSnapshot", snapshot), key)
 
 
 def trusted_game(
@@ -104,20 +126,25 @@ def trusted_game(
     *,
     recheck_events: int = 0,
     warn: Warn | None = None,
+    key: bytes | None = None,
 ) -> Game | None:
     """The game after event `version` (None: the latest), through a checked snapshot.
 
     None if the game has no events. Falls back to the events alone, telling
-    `warn` why, whenever the latest snapshot is not to be trusted.
+    `warn` why, whenever the latest snapshot is not to be trusted. With a server
+    `key`, the snapshot's MAC must hold, and every event read must match its hash
+    and link (`replay.keyed.TamperedGameError` if one does not: no fallback helps).
     """
     try:
-        game = from_checked_snapshot(snapshots, events, game_id, version, recheck_events)
+        game = from_checked_snapshot(snapshots, events, game_id, version, recheck_events,
+                                     key)
     except UntrustedSnapshotError as problem:
         if warn is not None:
             warn(f"{problem}; the game is rebuilt from its events instead")
         game = None
     if game is None:
-        return project_events_only(None, read_events(events, game_id, None, version))
+        return project_events_only(None, read_events(events, game_id, None, version,
+                                                     authentic=key is not None))
     return game
 
 
@@ -127,14 +154,15 @@ def from_checked_snapshot(
     game_id: UUID,
     version: int | None,
     recheck_events: int,
+    key: bytes | None = None,
 ) -> Game | None:
     """The game through its latest snapshot, checked against the chain (None: no snapshot)."""
     if snapshots is None:
         return None
-    game = read_snapshot(snapshots, game_id, version)
+    game = read_snapshot(snapshots, game_id, version, key)
     if game is None:
         return None
-    tail = read_events(events, game_id, game.version - 1, version)
+    tail = read_events(events, game_id, game.version - 1, version, authentic=key is not None)
     if not tail or tail[0].originator_version != game.version or tail[0].hash != game.head_hash:
         raise UntrustedSnapshotError(
             f"the snapshot at event {game.version} does not stand at that event of the "
@@ -164,7 +192,11 @@ def check_against_rebuild(game: Game, events: EventStore[UUID]) -> None:
 
 
 def read_events(
-    events: EventStore[UUID], game_id: UUID, gt: int | None, lte: int | None
+    events: EventStore[UUID], game_id: UUID, gt: int | None, lte: int | None,
+    *, authentic: bool = False,
 ) -> list[GameEvent]:
-    """Stored events of a game with `gt` < version ≤ `lte`."""
+    """Stored events of a game with `gt` < version ≤ `lte` (`authentic`: each checked
+    against its hash and link as stored, `replay.keyed.authentic_events`)."""
+    if authentic:
+        return authentic_events(events, game_id, gt, lte)
     return list(cast("Iterable[GameEvent]", events.get(game_id, gt=gt, lte=lte)))

@@ -10,6 +10,14 @@ seed derives. The first event that fails is named.
 A hash chain alone cannot notice the loss of whole steps at the end of the
 log; pass the head hash from a player's receipt as `expect_head` for that.
 
+With a server key (`service.key`, from `WARLEDGER_KEY`; `replay.keyed`) the
+signed heads are checked too, after everything above: the first head whose MAC
+fails the log is named (it was rewritten at or before that event, even with its
+hash chain recomputed), as are events after the last signed head (written
+without the key) and signed heads past the log's end (events removed). A
+snapshot whose seal carries a MAC that fails is named at its event; one with no
+MAC (written without the key) is only noted.
+
 Snapshots are a cache, not part of the log: a snapshot row that cannot be
 read at all is ignored and noted (the events decide), but a readable snapshot
 that differs from the replayed game, or whose seal does not match it, is a
@@ -34,6 +42,7 @@ from domain.words import counted
 from events.base import Fact, same_fact
 from events.core import GameStarted, SeedSealed, StepTaken
 from events.envelope import GENESIS_HASH, GameEvent, GameSnapshot, chain_hash, hashed_body
+from replay.keyed import KEY_ENV, MAC_KEY, SignedHead, head_mac, macs_match, snapshot_mac
 from replay.mapper import EVENT_TOPIC, decode_event
 from replay.service import GameService
 from replay.snapshots import SEAL_KEYS, first_line
@@ -72,12 +81,16 @@ class VerifyFailure(Exception):
         self.reason = reason
 
 
-def verify_game(service: GameService, game_id: UUID, expect_head: str | None = None) -> Verdict:
-    """Verify every stored event of a game."""
+def verify_game(service: GameService, game_id: UUID, expect_head: str | None = None,
+                *, signed_heads: bool = True) -> Verdict:
+    """Verify every stored event of a game (with the service's key, its signed heads
+    too, unless `signed_heads` is False: `verify --sign-head` signs a game that has none)."""
     notes: list[str] = []
     try:
         events = read_chain(service, game_id)
         steps = redecide_all(events, stored_snapshots(service, game_id, notes))
+        if service.key is not None and service.heads is not None and signed_heads:
+            check_signed_heads(service.key, game_id, events, service.heads.all(game_id))
         head = events[-1].hash if events else GENESIS_HASH
         if expect_head is not None and head != expect_head:
             raise VerifyFailure(
@@ -112,7 +125,46 @@ def stored_snapshots(
                 )
             continue
         check_seal(version, seal)
+        if service.key is not None:
+            check_snapshot_mac(service.key, snapshot, seal, notes)
     return found
+
+
+def check_snapshot_mac(key: bytes, snapshot: GameSnapshot, seal: dict[str, object],
+                       notes: list[str] | None) -> None:
+    """With the key, a snapshot's MAC must hold; one without a MAC is noted (a keyed
+    service does not use it: the events decide)."""
+    version = snapshot.originator_version
+    if seal.get(MAC_KEY) is None:
+        if notes is not None:
+            notes.append(f"the stored snapshot at event {version} carries no {KEY_ENV} MAC; "
+                         "a keyed server does not use it")
+        return
+    expected = snapshot_mac(key, snapshot.originator_id, version, str(seal.get("__head_hash__")),
+                            str(seal.get("__state_hash__")))
+    if not macs_match(seal[MAC_KEY], expected):
+        raise VerifyFailure(version, f"the stored snapshot at this event fails its {KEY_ENV} MAC")
+
+
+def check_signed_heads(key: bytes, game_id: UUID, events: Sequence[GameEvent],
+                       heads: Sequence[SignedHead]) -> None:
+    """Every signed head must sign the log's hash at its event, and the last must be the
+    log's end; the first that fails is named."""
+    if not heads:
+        raise VerifyFailure(len(events), f"no head of this game is signed with {KEY_ENV} "
+                            "(stored without the key, or its signed heads were removed)")
+    for head in heads:
+        if head.version > len(events):
+            raise VerifyFailure(len(events), f"the log ends here, but a head at event "
+                                f"{head.version} was signed: events were removed")
+        if not macs_match(head.mac, head_mac(key, game_id, head.version,
+                                             events[head.version - 1].hash)):
+            raise VerifyFailure(head.version, f"the head signed at this event fails its "
+                                f"{KEY_ENV} MAC: the log was rewritten at or before it")
+    if heads[-1].version < len(events):
+        raise VerifyFailure(heads[-1].version + 1, f"the events from here on come after the "
+                            f"last signed head (event {heads[-1].version}): they were not "
+                            f"written by a server holding {KEY_ENV}")
 
 
 def check_seal(version: int, data: dict[str, object]) -> None:

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from domain.state import GameState
     from replay.positions import Position
     from replay.service import GameService, Outcome
+    from replay.verify import Verdict
     from warledger.script import BeforeStep, Script
 
 # Building the parser (`warledger --help`) imports only the standard library and
@@ -73,10 +74,12 @@ def expected_errors() -> tuple[type[Exception], ...]:
     """The failures a user can cause (bad input, an unknown game, a lost race): imported
     only once a handler has failed, so the parser stays cheap to build."""
     from domain.errors import ScriptError
+    from replay.keyed import TamperedGameError
     from replay.positions import PositionError
     from replay.service import ConcurrentWriteError, GameNotFoundError
 
-    return (ScriptError, CliError, GameNotFoundError, ConcurrentWriteError, PositionError)
+    return (ScriptError, CliError, GameNotFoundError, ConcurrentWriteError, PositionError,
+            TamperedGameError)
 
 
 def database_errors() -> tuple[type[Exception], ...]:
@@ -139,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="check the hash chain and re-decide every command")
     add_game_args(verify)
     verify.add_argument("--expect-head", help="the head hash from a receipt")
+    verify.add_argument("--sign-head", action="store_true",
+                        help="with WARLEDGER_KEY: once the game verifies, sign its head (a "
+                        "game stored without the key, so a keyed server decides on it)")
     verify.set_defaults(handler=cmd_verify)
 
     reveal = sub.add_parser("reveal", help="reveal the dice seed and re-derive every roll")
@@ -242,13 +248,20 @@ def uses_postgres_env() -> bool:
     return os.environ.get("PERSISTENCE_MODULE", "").endswith("postgres")
 
 
+def server_key() -> bytes | None:
+    """The server key from `WARLEDGER_KEY` (`replay.keyed`), None when unset."""
+    from replay.keyed import key_from_env
+
+    return key_from_env()
+
+
 def open_service(db: str) -> GameService:
     """A service on an existing store; a missing SQLite file is an error."""
     from replay.service import GameService
 
     if "://" not in db and db != ":memory:" and not Path(db).exists():
         raise CliError(f"no database file {db}")
-    service = GameService(db)
+    service = GameService(db, key=server_key())
     service.warn = warn
     return service
 
@@ -298,7 +311,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     script = load_script(args.script)
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or (None if uses_postgres_env() else str(Path(tmp) / "game.db"))
-        service = GameService(db)
+        service = GameService(db, key=server_key())
         result = run_script(service, script, step_pictures(args.svg_dir))
         service.close()
     if args.json:
@@ -365,7 +378,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     db = args.db or (None if uses_postgres_env() else DEFAULT_DB)
     if args.db is None and db is not None:
         fresh_sqlite(db)  # the default demo database starts fresh on every run
-    service = GameService(db)
+    service = GameService(db, key=server_key())
     for path in scripts:
         script = load_script(path)
         result = run_script(service, script)
@@ -482,11 +495,25 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from replay.verify import verify_game
 
     service, game_id = open_game(args)
-    verdict = verify_game(service, game_id, args.expect_head)
+    if args.sign_head and service.key is None:
+        raise CliError("--sign-head needs the server key: set WARLEDGER_KEY")
+    verdict = verify_game(service, game_id, args.expect_head, signed_heads=not args.sign_head)
     for note in verdict.notes:
         warn(note)
     print(verdict.line())
+    if verdict.ok and args.sign_head:
+        sign_head(service, game_id, verdict)
     return 0 if verdict.ok else 1
+
+
+def sign_head(service: GameService, game_id: UUID, verdict: Verdict) -> None:
+    """Sign a verified game's head with the server key (`replay.keyed`)."""
+    from replay.keyed import head_mac
+
+    assert service.key is not None and service.heads is not None
+    service.heads.sign(game_id, verdict.events,
+                       head_mac(service.key, game_id, verdict.events, verdict.head_hash))
+    print(f"signed the head at event {verdict.events} with WARLEDGER_KEY")
 
 
 def cmd_reveal(args: argparse.Namespace) -> int:

@@ -24,11 +24,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         raise CliError("the serve extra is not installed (pip install 'warledger[serve]')") \
             from None
+    from replay.keyed import key_from_env
     from replay.storage import DEFAULT_DB
     from warledger.server.app import create_app
 
-    app = create_app(args.db or DEFAULT_DB)
-    print(f"warledger serving {args.db or DEFAULT_DB} on http://{args.host}:{args.port}",
+    key = key_from_env()
+    app = create_app(args.db or DEFAULT_DB, key=key)
+    signed = ", signing heads and snapshots with WARLEDGER_KEY" if key else ""
+    print(f"warledger serving {args.db or DEFAULT_DB} on http://{args.host}:{args.port}{signed}",
           flush=True)
     # Streams never end by themselves: on SIGTERM, wait for them at most 5 s.
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",

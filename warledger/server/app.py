@@ -34,6 +34,7 @@ from domain.ruleset import find_ruleset
 from events.envelope import GameEvent
 from projections.state_view import state_hash, state_view
 from replay.export import Seer, export_lines, full_line, numbered_for, player_line
+from replay.keyed import TamperedGameError
 from replay.service import (
     ConcurrentWriteError,
     GameConflictError,
@@ -147,9 +148,9 @@ class Notifier:
 class Server:
     """The game store, the seat store and the notifier of one app server."""
 
-    def __init__(self, db: str, max_body: int = MAX_BODY) -> None:
+    def __init__(self, db: str, max_body: int = MAX_BODY, key: bytes | None = None) -> None:
         self.db = db
-        self.service = GameService(db)
+        self.service = GameService(db, key=key)
         self.seats = SeatStore(db)
         self.notifier = Notifier(self.service)
         self.max_body = max_body
@@ -219,7 +220,7 @@ class Server:
     def head(self, game_id: UUID, seat: Seat) -> Head:
         """The seat's head now: what `If-Match` is compared with."""
         with self.lock:
-            game = self.service.load(game_id)
+            game = self.service.signed(self.service.load(game_id))
             if seat.player is None:
                 return Head(game.version, {"event": game.version, "head_hash": game.head_hash})
             count = len(self.numbered(game_id, seat.player))
@@ -227,7 +228,7 @@ class Server:
 
     def view(self, game_id: UUID, seat: Seat) -> tuple[dict[str, Any], Head]:
         with self.lock:
-            state = self.service.load(game_id).state
+            state = self.service.signed(self.service.load(game_id)).state
             return state_view(state, seat.player), self.head(game_id, seat)
 
     # -- commands -------------------------------------------------------------------
@@ -378,9 +379,11 @@ def live_page(html: str, game_id: UUID, head: int) -> str:
     return html.replace("</body>", script + "</body>", 1)
 
 
-def create_app(db: str, *, max_body: int = MAX_BODY) -> Starlette:
-    """The Starlette app of one server on the game store `db`."""
-    server = Server(db, max_body)
+def create_app(db: str, *, max_body: int = MAX_BODY, key: bytes | None = None) -> Starlette:
+    """The Starlette app of one server on the game store `db`; with a server `key`
+    (`WARLEDGER_KEY`) it signs heads and snapshots and decides only on what they
+    authenticate (`replay.keyed`)."""
+    server = Server(db, max_body, key)
 
     async def create_game(request: Request) -> Response:
         data = parse_body(await read_body(request, server.max_body),
@@ -522,8 +525,13 @@ def create_app(db: str, *, max_body: int = MAX_BODY) -> Starlette:
         Route("/games/{game}/viewer", get_viewer, methods=["GET"]),
         Route("/games/{game}/stream", get_stream, methods=["GET"]),
     ]
+    async def tampered(request: Request, error: Exception) -> Response:
+        """A keyed server read what no keyed server wrote (`replay.keyed`)."""
+        return ApiError(500, "tampered", str(error)).response()
+
     handlers: dict[Any, Callable[..., Any]] = {
-        ApiError: api_error, HTTPException: http_error, Exception: unexpected}
+        ApiError: api_error, HTTPException: http_error, TamperedGameError: tampered,
+        Exception: unexpected}
     app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
     app.state.server = server
     return app

@@ -1,0 +1,312 @@
+"""Keyed tamper evidence (issue 15, item 5): with WARLEDGER_KEY, heads and snapshots carry
+an HMAC that someone with the database but not the key cannot recompute.
+
+Each forgery edits the SQLite file the way someone with the file and the hash function
+would (recomputing seals and hash chains); a keyed service then refuses to decide on
+it, or sets the snapshot aside, and `verify` with the key names it. Without the key the
+same edits get through: that is what the key is for.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import orjson
+import pytest
+
+from events.envelope import GENESIS_HASH, chain_hash, hashed_body
+from replay.keyed import KEY_ENV, TamperedGameError, key_from_env
+from replay.service import GameService
+from replay.verify import verify_game
+from tests.conftest import POSTGRES_SKIP_REASON, POSTGRES_URL
+from tests.replay.test_snapshots import (
+    GRENADE,
+    GRENADE_GAME,
+    Warnings,
+    edit_snapshot,
+    latest_snapshot,
+    move_b1_into_range,
+)
+from warledger.cli import main
+from warledger.script import load_script, run_script
+
+KEY = b"a server key nobody else holds"
+OTHER_KEY = b"the attacker's own key, not ours"
+
+
+def grenade_game(tmp_path: Path, key: bytes | None, *, snapshots: bool = True,
+                 clock: Callable[[], datetime] | None = None) -> tuple[str, UUID, int]:
+    """The w40k grenade game (red's r1 18.75" from blue's b1: a Grenade is refused),
+    stored by a service with `key`, a snapshot at every event."""
+    script = tmp_path / "grenade.yaml"
+    script.write_text(GRENADE_GAME)
+    db = str(tmp_path / "game.db")
+    service = GameService(db, key=key, clock=clock)
+    service.snapshot_interval = 1 if snapshots else 10_000
+    result = run_script(service, load_script(str(script)))
+    assert all(step["accepted"] for step in result["steps"]), result["steps"]
+    version = service.load(UUID(result["game_id"])).version
+    service.close()
+    return db, UUID(result["game_id"]), version
+
+
+def keyed(db: str, key: bytes | None = KEY) -> tuple[GameService, Warnings]:
+    service = GameService(db, key=key)
+    service.snapshot_recheck_events = 0  # a long game: the seal is all that is checked
+    warnings = Warnings()
+    service.warn = warnings
+    return service, warnings
+
+
+def rows(db: str) -> list[tuple[int, dict[str, Any]]]:
+    with sqlite3.connect(db) as conn:
+        found = conn.execute("SELECT originator_version, state FROM stored_events "
+                             "ORDER BY originator_version").fetchall()
+    return [(int(v), orjson.loads(state)) for v, state in found]
+
+
+def rewrite_events(db: str, game_id: UUID, change: Callable[[int, dict[str, Any]], None],
+                   ) -> None:
+    """Edit stored events' facts and recompute every hash and link, as a forger would."""
+    prev = GENESIS_HASH
+    with sqlite3.connect(db) as conn:
+        for version, body in rows(db):
+            change(version, body["fact"])
+            body["prev_hash"] = prev
+            body["hash"] = chain_hash(hashed_body(game_id, version, body["timestamp"],
+                                                  body["step"], prev, body["fact"]))
+            prev = body["hash"]
+            conn.execute("UPDATE stored_events SET state = ? WHERE originator_version = ?",
+                         (orjson.dumps(body), version))
+        conn.execute("DELETE FROM stored_snapshots")
+
+
+def field_b1_in_range(version: int, fact: dict[str, Any]) -> None:
+    """The set-up fielded b1 at y 28.75; the forged log fields it at y 14."""
+    if fact["type"] == "UnitFielded" and fact["unit"]["id"] == "b1":
+        fact["unit"]["y"] = 14.0
+
+
+def head_rows(db: str) -> list[tuple[int, str]]:
+    with sqlite3.connect(db) as conn:
+        return [(int(v), str(m)) for v, m in conn.execute(
+            "SELECT version, mac FROM warledger_heads ORDER BY version")]
+
+
+# -- the poisoned snapshot of the issue --------------------------------------------------------
+def test_a_resealed_poisoned_snapshot_decides_the_grenade_without_a_key(tmp_path: Path) -> None:
+    """The hole the key closes: past the rebuild check, a resealed snapshot is believed."""
+    db, game_id, _ = grenade_game(tmp_path, KEY)
+    edit_snapshot(db, move_b1_into_range, reseal=True)
+    service, warnings = keyed(db, key=None)
+
+    outcome = service.handle(game_id, GRENADE)
+
+    assert outcome.accepted, outcome  # b1 "moved" to 4" away by the snapshot alone
+    assert warnings == []
+
+
+@pytest.mark.parametrize("mac", ["kept", "removed", "attacker's"])
+def test_with_the_key_a_resealed_poisoned_snapshot_is_not_used(
+        tmp_path: Path, mac: str) -> None:
+    db, game_id, version = grenade_game(tmp_path, KEY)
+
+    def poison(state: dict[str, Any]) -> None:
+        move_b1_into_range(state)
+        if mac == "removed":
+            state.pop("__mac__")
+        elif mac == "attacker's":
+            from replay.keyed import snapshot_mac
+
+            body = {k: v for k, v in state.items() if not k.startswith("__")}
+            state["__mac__"] = snapshot_mac(OTHER_KEY, game_id, version,
+                                            state["__head_hash__"], chain_hash(body))
+    edit_snapshot(db, poison, reseal=True)
+    service, warnings = keyed(db)
+
+    outcome = service.handle(game_id, GRENADE)
+
+    assert (outcome.accepted, outcome.rule) == (False, "STR-16")  # 18.75" away: refused
+    assert warnings and f"snapshot at event {version}" in warnings[0]
+    words = "carries no WARLEDGER_KEY MAC" if mac == "removed" else "fails its WARLEDGER_KEY MAC"
+    assert words in warnings[0] and "rebuilt from its events" in warnings[0]
+    verdict = verify_game(GameService(db, key=KEY), game_id)
+    assert (verdict.ok, verdict.bad_version) == (False, version)
+
+
+def test_an_honest_keyed_snapshot_is_used_without_a_word(tmp_path: Path) -> None:
+    db, game_id, _ = grenade_game(tmp_path, KEY)
+    assert b'"__mac__"' in latest_snapshot(db)[1]
+    service, warnings = keyed(db)
+
+    outcome = service.handle(game_id, GRENADE)
+
+    assert (outcome.accepted, outcome.rule) == (False, "STR-16")
+    assert warnings == []
+    assert verify_game(GameService(db, key=KEY), game_id).ok
+
+
+# -- rewritten events: the head MAC ---------------------------------------------------------------
+def test_rewritten_events_with_a_recomputed_chain_are_caught_by_the_head_mac(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db, game_id, _ = grenade_game(tmp_path, KEY)
+    rewrite_events(db, game_id, field_b1_in_range)
+
+    # Without the key the forgery is a sound log: its chain holds, every step re-decides,
+    # and the grenade is accepted at a unit that was 18.75" away (on a copy of the file).
+    copy = str(tmp_path / "copy.db")
+    with sqlite3.connect(db) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    assert verify_game(GameService(copy), game_id).ok
+    assert GameService(copy).handle(game_id, GRENADE).accepted
+
+    before = rows(db)
+    service, _ = keyed(db)
+    with pytest.raises(TamperedGameError, match="fails its WARLEDGER_KEY MAC"):
+        service.handle(game_id, GRENADE)
+    assert rows(db) == before  # nothing was written
+
+    verdict = verify_game(GameService(db, key=KEY), game_id)
+    first_signed = head_rows(db)[0][0]  # the set-up's head: b1 is fielded before it
+    assert (verdict.ok, verdict.bad_version) == (False, first_signed)
+    assert "the head signed at this event fails its WARLEDGER_KEY MAC" in verdict.reason
+
+    monkeypatch.setenv(KEY_ENV, KEY.decode())
+    assert main(["verify", db, str(game_id)]) == 1
+    assert capsys.readouterr().out.startswith(f"BAD event {first_signed}: the head signed")
+    step = main(["step", db, str(game_id), orjson.dumps(GRENADE).decode()])
+    err = capsys.readouterr().err
+    assert step == 2 and "fails its WARLEDGER_KEY MAC" in err and "Traceback" not in err
+
+
+def test_an_event_edited_without_rehashing_is_refused_by_a_keyed_service(
+        tmp_path: Path) -> None:
+    """The stored hashes unchanged, the fact changed: a keyed read checks each event."""
+    db, game_id, _ = grenade_game(tmp_path, KEY, snapshots=False)
+    with sqlite3.connect(db) as conn:
+        version, body = next((v, b) for v, b in rows(db) if b["fact"]["type"] == "UnitFielded"
+                             and b["fact"]["unit"]["id"] == "b1")
+        body["fact"]["unit"]["y"] = 14.0
+        conn.execute("UPDATE stored_events SET state = ? WHERE originator_version = ?",
+                     (orjson.dumps(body), version))
+    service, _ = keyed(db)
+
+    with pytest.raises(TamperedGameError, match=f"event {version} .* does not match its hash"):
+        service.handle(game_id, GRENADE)
+
+
+def test_events_appended_without_the_key_or_cut_off_are_refused(tmp_path: Path) -> None:
+    db, game_id, version = grenade_game(tmp_path, KEY)
+    unkeyed = GameService(db)
+    assert unkeyed.handle(game_id, {"by": "red", "do": "next_phase"}).accepted
+    service, _ = keyed(db)
+    with pytest.raises(TamperedGameError, match=f"after its last signed head \\(event {version}"):
+        service.handle(game_id, {"by": "red", "do": "next_phase"})
+    verdict = verify_game(GameService(db, key=KEY), game_id)
+    assert (verdict.ok, verdict.bad_version) == (False, version + 1)
+
+    with sqlite3.connect(db) as conn:  # cut the log back to before the set-up's end
+        conn.execute("DELETE FROM stored_events WHERE originator_version > 11")
+        conn.execute("DELETE FROM stored_snapshots")
+    service, _ = keyed(db)
+    with pytest.raises(TamperedGameError, match="events were removed"):
+        service.handle(game_id, {"by": "red", "do": "next_phase"})
+    assert not verify_game(GameService(db, key=KEY), game_id).ok
+
+
+# -- compatibility: games without a key, receipts -------------------------------------------------
+def test_the_key_changes_no_hash_of_a_fact_or_a_state(tmp_path: Path) -> None:
+    """The same game, with and without the key: the same stored events, byte for byte,
+    and the same state hash; the MACs are beside them."""
+    from domain.datafile import parse_yaml
+    from projections.state_view import state_hash
+    from warledger.script import parse_script
+
+    moment = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+    game_id = UUID(int=15)
+    setup = parse_script(parse_yaml(GRENADE_GAME), "grenade").setup()
+    played = {}
+    for name, key in (("plain", None), ("signed", KEY)):
+        db = str(tmp_path / f"{name}.db")
+        service = GameService(db, key=key, clock=lambda: moment)
+        service.start(setup, game_id)
+        for _ in range(2):
+            assert service.handle(game_id, {"by": "red", "do": "next_phase"}).accepted
+        played[name] = (rows(db), state_hash(service.load(game_id).state))
+        service.close()
+
+    assert played["plain"] == played["signed"]
+    assert len(head_rows(str(tmp_path / "signed.db"))) == 3
+
+
+def test_a_game_stored_without_a_key_verifies_as_before_and_can_be_signed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db, game_id, _ = grenade_game(tmp_path, None)
+    assert verify_game(GameService(db), game_id).ok
+    assert GameService(db).handle(game_id, GRENADE).rule == "STR-16"  # loads as before
+
+    monkeypatch.setenv(KEY_ENV, KEY.decode())
+    assert main(["verify", db, str(game_id)]) == 1
+    assert "no head of this game is signed" in capsys.readouterr().out
+    step = main(["step", db, str(game_id), orjson.dumps(GRENADE).decode()])
+    assert step == 2 and "has no head signed with WARLEDGER_KEY" in capsys.readouterr().err
+
+    assert main(["verify", db, str(game_id), "--sign-head"]) == 0
+    assert "signed the head at event" in capsys.readouterr().out
+    assert main(["step", db, str(game_id), orjson.dumps(GRENADE).decode()]) == 1  # refused
+    assert "STR-16" in capsys.readouterr().out
+    assert main(["verify", db, str(game_id)]) == 0
+
+
+def test_verify_expect_head_proves_a_receipt_with_the_key(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    db, game_id, _ = grenade_game(tmp_path, KEY)
+    service = GameService(db, key=KEY)
+    outcome = service.handle(game_id, {"by": "red", "do": "next_phase"})
+    assert outcome.accepted
+    service.close()
+    monkeypatch.setenv(KEY_ENV, KEY.decode())
+
+    assert main(["verify", db, str(game_id), "--expect-head", outcome.head_hash]) == 0
+    assert outcome.head_hash in capsys.readouterr().out
+    assert main(["verify", db, str(game_id), "--expect-head", "e" * 64]) == 1
+    assert "not at the receipt's" in capsys.readouterr().out
+
+
+def test_a_short_or_missing_key() -> None:
+    from domain.errors import ScriptError
+
+    assert key_from_env({}) is None and key_from_env({KEY_ENV: ""}) is None
+    assert key_from_env({KEY_ENV: "x" * 16}) == b"x" * 16
+    with pytest.raises(ScriptError, match="too short"):
+        key_from_env({KEY_ENV: "secret"})
+
+
+# -- many keyed writers ---------------------------------------------------------------------------
+@pytest.mark.postgres
+@pytest.mark.skipif(POSTGRES_URL is None, reason=POSTGRES_SKIP_REASON)
+def test_two_keyed_services_on_one_postgresql_take_turns_without_a_false_alarm() -> None:
+    from domain.datafile import parse_yaml
+    from warledger.script import parse_script
+
+    assert POSTGRES_URL is not None
+    a, b = GameService(POSTGRES_URL, key=KEY), GameService(POSTGRES_URL, key=KEY)
+    try:
+        setup = parse_script(parse_yaml(GRENADE_GAME), "grenade").setup()
+        game_id = a.start(setup)
+        assert b.handle(game_id, {"by": "red", "do": "next_phase"}).accepted
+        assert a.handle(game_id, {"by": "red", "do": "next_phase"}).accepted  # a caught up
+        assert b.handle(game_id, GRENADE).rule == "STR-16"
+        assert verify_game(a, game_id).ok
+        assert len(a.heads.all(game_id)) == 3  # type: ignore[union-attr]
+    finally:
+        a.close()
+        b.close()
