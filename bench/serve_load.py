@@ -10,8 +10,12 @@ a driver per game plays Mage Knight moves that red asks to undo and blue consent
 latency from sending a command to the opponent's stream showing its StepTaken (p50,
 p99), conflicts (409) and errors. With `--kill`, one server is killed with kill -9
 half-way; its streams reconnect to another server with Last-Event-ID and its drivers
-send there. At the end every stream's ids are compared with the seat's export:
-events missed or repeated must be 0, and every game must verify.
+send there. `--think S`: each player waits S seconds between commands (a person's
+pace; 0, the default, sends the next command as soon as the last was seen). The
+latency is also split: "answer" is the command's own round trip (queueing and
+deciding), "wake" the time from that answer to the opponent's stream showing it.
+At the end every stream's ids are compared with the seat's export: events missed
+or repeated must be 0, and every game must verify.
 """
 
 from __future__ import annotations
@@ -34,8 +38,11 @@ class Driver(threading.Thread):
     """Plays one game until the deadline: red moves, red asks to undo, blue consents."""
 
     def __init__(self, game: dict[str, Any], servers: list[ServeProcess], home: int,
-                 streams: dict[str, StreamClient], deadline: float) -> None:
+                 streams: dict[str, StreamClient], deadline: float, think: float = 0.0) -> None:
         super().__init__(daemon=True)
+        self.think = think
+        self.answers: list[float] = []
+        self.wakes: list[float] = []
         self.game, self.servers, self.home = game, servers, home
         self.streams, self.deadline = streams, deadline
         self.latencies: list[float] = []
@@ -66,6 +73,8 @@ class Driver(threading.Thread):
             self.errors += 1
             return
         self.commands += 1
+        answered = time.monotonic()
+        self.answers.append(answered - started)
         while time.monotonic() < started + 10:
             try:
                 _, data, got = opponent.got.get(timeout=10)
@@ -74,6 +83,9 @@ class Driver(threading.Thread):
             fact = data["fact"]
             if fact["type"] == "StepTaken" and fact["by"] == by:
                 self.latencies.append(got - started)
+                self.wakes.append(max(0.0, got - answered))
+                if self.think:
+                    time.sleep(self.think)
                 return
         self.errors += 1  # the opponent never saw it
 
@@ -94,6 +106,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--kill", action="store_true", help="kill -9 one server half-way")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds a player waits between commands (default 0)")
     args = parser.parse_args()
 
     servers = [ServeProcess(args.db) for _ in range(args.servers)]
@@ -123,7 +137,7 @@ def run(args: argparse.Namespace, servers: list[ServeProcess]) -> None:
                 client.got.get()
     started = time.monotonic()
     deadline = started + args.seconds
-    drivers = [Driver(game, servers, home, pair, deadline)
+    drivers = [Driver(game, servers, home, pair, deadline, args.think)
                for (game, home, _), pair in zip(games, streams, strict=True)]
     for driver in drivers:
         driver.start()
@@ -153,10 +167,12 @@ def run(args: argparse.Namespace, servers: list[ServeProcess]) -> None:
             repeated += len(client.ids) - len(set(client.ids))
         if not verify(args.db, game["game"]):
             unverified += 1
-    latencies = sorted(x for d in drivers for x in d.latencies)
     commands = sum(d.commands for d in drivers)
-    p50 = statistics.median(latencies) * 1000 if latencies else float("nan")
-    p99 = latencies[int(0.99 * (len(latencies) - 1))] * 1000 if latencies else float("nan")
+    p50, p99 = percentiles([x for d in drivers for x in d.latencies])
+    answer50, answer99 = percentiles([x for d in drivers for x in d.answers])
+    wake50, wake99 = percentiles([x for d in drivers for x in d.wakes])
+    print(f"think {args.think} s; answer p50/p99 {answer50:.1f}/{answer99:.1f} ms; "
+          f"wake p50/p99 {wake50:.1f}/{wake99:.1f} ms")
     print("| servers | games | seconds | commands | commands/s | p50 ms | p99 ms | "
           "conflicts | refused | no answer | errors | killed | missed | repeated | unverified |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -165,6 +181,14 @@ def run(args: argparse.Namespace, servers: list[ServeProcess]) -> None:
           f"{sum(d.conflicts for d in drivers)} | {sum(d.refused for d in drivers)} | "
           f"{sum(d.lost for d in drivers)} | {sum(d.errors for d in drivers)} | "
           f"{'1 (kill -9)' if killed else 0} | {missed} | {repeated} | {unverified} |")
+
+
+def percentiles(seconds: list[float]) -> tuple[float, float]:
+    """p50 and p99 in milliseconds (nan when empty)."""
+    if not seconds:
+        return float("nan"), float("nan")
+    ordered = sorted(seconds)
+    return statistics.median(ordered) * 1000, ordered[int(0.99 * (len(ordered) - 1))] * 1000
 
 
 def verify(db: str, game: str) -> bool:

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import re
 import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
@@ -48,6 +49,8 @@ from warledger.server.seats import Seat, SeatStore
 MAX_BODY = 1 << 20
 #: How often a server looks for new events in the database (its notification log).
 POLL_SECONDS = 0.02
+#: The seats whose numbered events a server keeps (the least recently used go first).
+MAX_SEERS = 512
 #: A stream sends a comment this often when nothing happens (keeps proxies open).
 KEEPALIVE_SECONDS = 15.0
 
@@ -76,10 +79,12 @@ class Head:
 class Notifier:
     """Wakes the streams of a game when the database holds new events of it.
 
-    One task per server polls the store's notification log (`max_notification_id`,
-    then `select_notifications` in commit order): a command taken by any server on the
-    same database wakes the streams held here. Streams read the events themselves from
-    the database; this only says when to look.
+    On PostgreSQL, eventsourcing's subscription (`recorder.subscribe`: LISTEN/NOTIFY,
+    then the notifications in commit order) wakes them as soon as any server on the
+    database commits. Elsewhere (SQLite) one task polls the store's notification log
+    every `POLL_SECONDS`. Either way a server's own accepted commands wake its streams
+    at once (`poke`). Streams read the events themselves from the database; this only
+    says when to look.
     """
 
     def __init__(self, service: GameService) -> None:
@@ -91,15 +96,35 @@ class Notifier:
         #: poll still running when the server stops never meets a closed connection.
         self.reading = threading.Lock()
         self.closed = False
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.subscription: Any = None
+        self.listener: threading.Thread | None = None
 
     def close(self) -> None:
         """Stop reading the store (waits for a read in progress)."""
         with self.reading:
             self.closed = True
+        if self.subscription is not None:
+            self.subscription.stop()
+        if self.listener is not None:
+            self.listener.join(5)
 
     def event_for(self, game_id: UUID) -> asyncio.Event:
         """Take this before reading the game, then wait on it: no wake-up is lost."""
         return self.waiting.setdefault(str(game_id), asyncio.Event())
+
+    def wake(self, game: str) -> None:
+        """Wake the streams of one game (in the event loop)."""
+        event = self.waiting.pop(game, None)
+        if event is not None:
+            event.set()
+
+    def poke(self, game_id: UUID) -> None:
+        """From any thread: this server stored new events of the game."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop is shutting down
+                loop.call_soon_threadsafe(self.wake, str(game_id))
 
     def top(self) -> int:
         """The last notification id in the store (0: none yet)."""
@@ -126,9 +151,32 @@ class Notifier:
             self.last = batch[-1].id
         return changed
 
+    def listens(self) -> bool:
+        """Can the store tell us of new events itself (PostgreSQL's LISTEN/NOTIFY)?"""
+        return type(self.service.recorder).__module__.endswith("postgres")
+
+    def _follow_subscription(self) -> None:
+        """In a thread: each notification, in commit order, wakes its game's streams."""
+        try:
+            with self.subscription as notifications:
+                for notification in notifications:
+                    self.poke(notification.originator_id)
+        except Exception:  # the subscription failed: the streams' own timeouts still poll
+            self.running = False
+
     async def run(self) -> None:
+        self.loop = asyncio.get_running_loop()
         self.running = True
         self.last = await run_in_threadpool(self.top)
+        if self.listens():
+            self.subscription = self.service.recorder.subscribe(gt=self.last)
+            self.listener = threading.Thread(target=self._follow_subscription, daemon=True)
+            self.listener.start()
+            try:
+                await asyncio.Event().wait()  # until cancelled
+            finally:
+                self.running = False
+            return
         try:
             while True:
                 await asyncio.sleep(POLL_SECONDS)
@@ -138,9 +186,7 @@ class Notifier:
                     await asyncio.sleep(0.5)
                     continue
                 for game in changed:
-                    event = self.waiting.pop(game, None)
-                    if event is not None:
-                        event.set()
+                    self.wake(game)
         finally:
             self.running = False
 
@@ -157,13 +203,22 @@ class Server:
         #: The service decides one command at a time; reads of its cached game too.
         self.lock = threading.RLock()
         self.closed = False
-        self.seers: dict[tuple[UUID, str], tuple[Seer, list[tuple[int, GameEvent]]]] = {}
+        #: Streams read the store without waiting for a command being decided; closing
+        #: waits until no stream is reading (`reading`).
+        self.readers = 0
+        self.no_readers = threading.Condition()
+        #: Each seat's numbered events (`numbered`), the seats used last kept: at most
+        #: `MAX_SEERS`, so memory does not grow with the games a server has seen.
+        self.seers: OrderedDict[tuple[UUID, str], tuple[Seer, list[tuple[int, GameEvent]]]] = \
+            OrderedDict()
 
     def close(self) -> None:
         """Close the stores, once no worker thread is reading them."""
         self.notifier.close()
-        with self.lock:
+        with self.no_readers:
             self.closed = True
+            self.no_readers.wait_for(lambda: self.readers == 0, timeout=10)
+        with self.lock:
             self.service.close()
             self.seats.close()
 
@@ -191,11 +246,28 @@ class Server:
     def events(self, game_id: UUID) -> list[GameEvent]:
         return self.service.stored_events(game_id)
 
-    def events_after(self, game_id: UUID, version: int) -> list[GameEvent]:
-        """The game's events after `version` (none once the server is closing: a
-        stream's read in a worker thread never meets a closed connection)."""
-        with self.lock:
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[bool]:
+        """Around a stream's read of the store: False once the server is closing (read
+        nothing then: a worker thread never meets a closed connection)."""
+        with self.no_readers:
             if self.closed:
+                yield False
+                return
+            self.readers += 1
+        try:
+            yield True
+        finally:
+            with self.no_readers:
+                self.readers -= 1
+                self.no_readers.notify_all()
+
+    def events_after(self, game_id: UUID, version: int) -> list[GameEvent]:
+        """The game's events after `version` (none once the server is closing). Read
+        beside the command being decided, not after it: the store is read by version,
+        and a game's versions are committed in order."""
+        with self.reading() as open_:
+            if not open_:
                 return []
             return [e for e in self.service.events.get(game_id, gt=version)
                     if isinstance(e, GameEvent)]
@@ -208,6 +280,9 @@ class Server:
             key = (game_id, player)
             if key not in self.seers:
                 self.seers[key] = (Seer(player), [])
+                while len(self.seers) > MAX_SEERS:
+                    self.seers.popitem(last=False)
+            self.seers.move_to_end(key)
             seer, numbered = self.seers[key]
             last = seer.game.version if seer.game is not None else 0
             for event in self.service.events.get(game_id, gt=last):
@@ -244,6 +319,7 @@ class Server:
                 self.seats.record_attempt(game_id, seat.seat, step, data, outcome.rule,
                                           outcome.message)
                 return 422, step_result(self.service, game_id, outcome, seat.seat)
+            self.notifier.poke(game_id)
             seen = None if seat.player is None else self.numbered(game_id, seat.player)
             return 200, step_result(self.service, game_id, outcome, seat.seat, seen)
 
