@@ -75,7 +75,10 @@ class LazyHistory:
     (undo reaches back `UNDO_DEPTH` steps at most), so an undo costs the same at
     event 1,000 as at event 50,000."""
 
-    #: Events read per query, newest first.
+    #: Events read per query, newest first: the first query reads `FIRST_PAGE` (an undo
+    #: of the latest step needs a few events, and decoding 256 was a third of a
+    #: consent), each next one twice as many, up to `PAGE`.
+    FIRST_PAGE = 32
     PAGE = 256
 
     def __init__(self, service: GameService, game_id: UUID, head_hash: str | None = None) -> None:
@@ -85,6 +88,7 @@ class LazyHistory:
         #: read is checked against its hash and its link to the one after it).
         self.head_hash = head_hash
         self._tail: list[GameEvent] = []  # newest first
+        self._size = self.FIRST_PAGE
         self._whole = False
         self._log: LogHistory | None = None
 
@@ -93,7 +97,8 @@ class LazyHistory:
         while not self._whole and (not self._tail or self._tail[-1].step >= step):
             older = self._tail[-1].originator_version - 1 if self._tail else None
             page = self._page(older)
-            self._whole = len(page) < self.PAGE
+            self._whole = len(page) < self._size
+            self._size = min(self._size * 2, self.PAGE)
             self._tail += page
             self._log = None
         if self._log is None:
@@ -104,12 +109,12 @@ class LazyHistory:
         return self._log
 
     def _page(self, older: int | None) -> list[GameEvent]:
-        """The next `PAGE` events, newest first, ending at event `older`."""
+        """The next page of events (`_size` of them), newest first, ending at event `older`."""
         if self.head_hash is None:
             return cast("list[GameEvent]", list(self.service.events.get(
-                self.game_id, lte=older, desc=True, limit=self.PAGE)))
+                self.game_id, lte=older, desc=True, limit=self._size)))
         rows = self.service.recorder.select_events(self.game_id, lte=older, desc=True,
-                                                   limit=self.PAGE)
+                                                   limit=self._size)
         expected = self._tail[-1].prev_hash if self._tail else self.head_hash
         for row in rows:
             expected = expected_link(self.game_id, row, expected)
@@ -587,7 +592,10 @@ class GameService(Application[UUID]):
         only if it checks out against the chain (`replay.snapshots`)."""
         game = trusted_game(
             self.snapshots, self.events, game_id, version,
-            recheck_events=self.snapshot_recheck_events, warn=self.warn, key=self.key,
+            # A snapshot whose MAC holds was written by a keyed server: no rebuild to
+            # compare it with is needed (replay.keyed).
+            recheck_events=self.snapshot_recheck_events if self.key is None else 0,
+            warn=self.warn, key=self.key,
         )
         if game is None:
             raise GameNotFoundError(f"no game {game_id} in this store")

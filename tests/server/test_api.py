@@ -218,3 +218,29 @@ def test_warledger_audit_attempts_shows_what_the_server_refused(
     assert "blue: end_turn refused CORE-NOT-YOUR-TURN" in out
     assert main(["audit", db, gid, "--attempts", "--as", "red", "--json"]) == 0
     assert orjson.loads(capsys.readouterr().out)["attempts"] == []
+
+
+def test_bad_reads_are_one_json_error_and_no_seat_reads_anothers(client: TestClient) -> None:
+    game = create(client, "infinity-cautious-aro.yaml")
+    gid, seats = game["game"], game["seats"]
+    unknown = f"{'0' * 8}-0000-0000-0000-{'0' * 12}"
+    other = create(client)
+    cases = [
+        (client.get(f"/games/{gid}/state", headers=auth("nope")), 401, "bad_token"),
+        (client.get(f"/games/{gid}/stream?follow=0"), 401, "no_token"),
+        (client.get(f"/games/{gid}/export", headers=auth(other["seats"]["red"])), 401,
+         "bad_token"),  # another game's seat reads nothing of this one
+        (client.get(f"/games/{unknown}/stream", headers=auth(seats["panoceania"])), 404,
+         "unknown_game"),
+        (client.get(f"/games/{gid}/stream?follow=0",
+                    headers=auth(seats["panoceania"]) | {"Last-Event-ID": "x1"}), 400,
+         "malformed"),
+        (client.post(f"/games/{gid}/state", headers=auth(seats["judge"])), 405,
+         "method_not_allowed"),
+    ]
+    for response, status, code in cases:
+        assert response.status_code == status, response.text
+        assert response.json()["error"] == code and "Traceback" not in response.text
+    # The spectator's link reads the viewer, and only what is public.
+    spectate = client.get(game["links"]["spectate"])
+    assert spectate.status_code == 200 and "hidden-hacker" not in spectate.text
