@@ -54,3 +54,18 @@ def test_a_keyed_server_signs_what_it_writes_and_refuses_a_rewritten_log(
     assert rows(db) == before  # nothing was written
     attempts = keyed_client.get(f"/games/{gid}/attempts", headers=auth(judge)).json()
     assert attempts == []  # not an attempt either: it never reached the rules
+
+
+def test_a_keyed_server_plays_an_undo_by_consent(keyed_client: TestClient, db: str) -> None:
+    """Undo reads the game's history: with the key, every event of it is checked too."""
+    game = create(keyed_client, "mageknight-turns.yaml")
+    gid, seats = game["game"], game["seats"]
+    for by, body in (("red", {"do": "next_phase"}),
+                     ("red", {"do": "move", "figure": "r1", "path": [[10, 12]]}),
+                     ("red", {"do": "request_undo", "steps": 1}),
+                     ("blue", {"do": "consent", "accept": True})):
+        response = keyed_client.post(f"/games/{gid}/commands", json=body,
+                                     headers=auth(seats[by]))
+        assert response.status_code == 200, (body, response.text)
+    assert "StepsUndone" in response.json()["events"]
+    assert verify_game(GameService(db, key=KEY), UUID(gid)).ok
