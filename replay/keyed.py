@@ -290,4 +290,4 @@ def check_head(key: bytes, game_id: UUID, version: int, head_hash: str,
     if not macs_match(signed.mac, head_mac(key, game_id, version, head_hash)):
         raise TamperedGameError(
             f"the head of game {game_id} (event {version}) fails its {KEY_ENV} MAC: the log "
-            "was rewritten; nothing was decided")
+            f"was rewritten, or {KEY_ENV} is not the key that signed it; nothing was decided")

@@ -84,13 +84,17 @@ class VerifyFailure(Exception):
 def verify_game(service: GameService, game_id: UUID, expect_head: str | None = None,
                 *, signed_heads: bool = True) -> Verdict:
     """Verify every stored event of a game (with the service's key, its signed heads
-    too, unless `signed_heads` is False: `verify --sign-head` signs a game that has none)."""
+    too). With `signed_heads` False (`verify --sign-head`, which adopts a game stored
+    without the key), a game may have no signed head, or events after its last one,
+    but every head it has must still pass this key's MAC: a game another key signed
+    is never re-signed."""
     notes: list[str] = []
     try:
         events = read_chain(service, game_id)
         steps = redecide_all(events, stored_snapshots(service, game_id, notes))
-        if service.key is not None and service.heads is not None and signed_heads:
-            check_signed_heads(service.key, game_id, events, service.heads.all(game_id))
+        if service.key is not None and service.heads is not None:
+            check_signed_heads(service.key, game_id, events, service.heads.all(game_id),
+                               adopting=not signed_heads)
         head = events[-1].hash if events else GENESIS_HASH
         if expect_head is not None and head != expect_head:
             raise VerifyFailure(
@@ -143,13 +147,17 @@ def check_snapshot_mac(key: bytes, snapshot: GameSnapshot, seal: dict[str, objec
     expected = snapshot_mac(key, snapshot.originator_id, version, str(seal.get("__head_hash__")),
                             str(seal.get("__state_hash__")))
     if not macs_match(seal[MAC_KEY], expected):
-        raise VerifyFailure(version, f"the stored snapshot at this event fails its {KEY_ENV} MAC")
+        raise VerifyFailure(version, f"the stored snapshot at this event fails its {KEY_ENV} "
+                            f"MAC: it was rewritten, or {KEY_ENV} is not the key that signed it")
 
 
 def check_signed_heads(key: bytes, game_id: UUID, events: Sequence[GameEvent],
-                       heads: Sequence[SignedHead]) -> None:
+                       heads: Sequence[SignedHead], *, adopting: bool = False) -> None:
     """Every signed head must sign the log's hash at its event, and the last must be the
-    log's end; the first that fails is named."""
+    log's end; the first that fails is named. `adopting` (`verify --sign-head`): no
+    head, or events after the last one, are allowed; a head that fails is not."""
+    if not heads and adopting:
+        return
     if not heads:
         raise VerifyFailure(len(events), f"no head of this game is signed with {KEY_ENV} "
                             "(stored without the key, or its signed heads were removed)")
@@ -160,8 +168,9 @@ def check_signed_heads(key: bytes, game_id: UUID, events: Sequence[GameEvent],
         if not macs_match(head.mac, head_mac(key, game_id, head.version,
                                              events[head.version - 1].hash)):
             raise VerifyFailure(head.version, f"the head signed at this event fails its "
-                                f"{KEY_ENV} MAC: the log was rewritten at or before it")
-    if heads[-1].version < len(events):
+                                f"{KEY_ENV} MAC: the log was rewritten at or before it, or "
+                                f"{KEY_ENV} is not the key that signed it")
+    if heads[-1].version < len(events) and not adopting:
         raise VerifyFailure(heads[-1].version + 1, f"the events from here on come after the "
                             f"last signed head (event {heads[-1].version}): they were not "
                             f"written by a server holding {KEY_ENV}")

@@ -265,6 +265,32 @@ def test_a_game_stored_without_a_key_verifies_as_before_and_can_be_signed(
     assert main(["verify", db, str(game_id)]) == 0
 
 
+def test_sign_head_never_re_signs_a_game_another_key_signed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`verify --sign-head` adopts a game stored without the key, or unkeyed events
+    after its last signed head; a game signed with another key fails, and nothing is
+    signed (the head rows are as they were)."""
+    db, game_id, _ = grenade_game(tmp_path, KEY)
+    signed = head_rows(db)
+    monkeypatch.setenv(KEY_ENV, OTHER_KEY.decode())
+    assert main(["verify", db, str(game_id), "--sign-head"]) == 1
+    out = capsys.readouterr().out
+    assert "fails its WARLEDGER_KEY MAC" in out and "not the key that signed it" in out
+    assert "signed the head" not in out
+    assert head_rows(db) == signed
+    step = main(["step", db, str(game_id), orjson.dumps(GRENADE).decode()])
+    assert step == 2 and "not the key that signed it" in capsys.readouterr().err
+
+    monkeypatch.setenv(KEY_ENV, KEY.decode())  # unkeyed events after the signed heads
+    assert GameService(db).handle(game_id, {"by": "red", "do": "next_phase"}).accepted
+    assert main(["verify", db, str(game_id)]) == 1
+    capsys.readouterr()
+    assert main(["verify", db, str(game_id), "--sign-head"]) == 0
+    assert "signed the head at event" in capsys.readouterr().out
+    assert main(["verify", db, str(game_id)]) == 0
+
+
 def test_verify_expect_head_proves_a_receipt_with_the_key(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
