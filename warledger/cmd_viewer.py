@@ -26,6 +26,11 @@ def cmd_viewer(args: argparse.Namespace) -> int:
     check_player(service.load(game_id).state, args.as_player)
     html = viewer_html(events, args.as_player)
     write_text(args.output, html)
-    seen = f" as {args.as_player} may see it" if args.as_player else ""
-    print(f"wrote {args.output}: game {game_id}{seen}, {len(events)} events")
+    seen, count = "", len(events)
+    if args.as_player:  # the player's own count, as their export numbers it
+        from replay.export import numbered_for
+
+        seen, count = f" as {args.as_player} may see it", len(numbered_for(events,
+                                                                        args.as_player))
+    print(f"wrote {args.output}: game {game_id}{seen}, {count} events")
     return 0

@@ -137,3 +137,21 @@ def test_a_t9a_player_still_sees_only_their_view_after_the_game_ends() -> None:
     html = viewer_html(service.stored_events(game_id), as_player="blue")
 
     assert "as seen by blue" in html or '"viewer":"blue"' in html
+
+
+def test_the_line_after_a_players_file_counts_only_their_events(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Principle 5: `viewer --as` says how many events the player's file holds, as
+    their export numbers them, not how many the log holds (CAU hidden troopers)."""
+    db = tmp_path / "games.db"
+    service = GameService(str(db))
+    store_example(service, ROOT / "examples" / "infinity-cautious-aro.yaml")
+    service.close()
+    out = tmp_path / "x.html"
+    assert main(["viewer", str(db), "last", "-o", str(out)]) == 0
+    full = int(re.findall(r"(\d+) events", capsys.readouterr().out)[0])
+    assert main(["export", str(db), "last", "--as", "nomads"]) == 0
+    theirs = len(capsys.readouterr().out.splitlines())
+    assert theirs < full
+    assert main(["viewer", str(db), "last", "-o", str(out), "--as", "nomads"]) == 0
+    assert f"as nomads may see it, {theirs} events" in capsys.readouterr().out
