@@ -160,7 +160,8 @@ def check_signed_heads(key: bytes, game_id: UUID, events: Sequence[GameEvent],
         return
     if not heads:
         raise VerifyFailure(len(events), f"no head of this game is signed with {KEY_ENV} "
-                            "(stored without the key, or its signed heads were removed)")
+                            "(stored without the key, or its signed heads were removed; "
+                            "`verify --sign-head` adopts a game stored without the key)")
     for head in heads:
         if head.version > len(events):
             raise VerifyFailure(len(events), f"the log ends here, but a head at event "

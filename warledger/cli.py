@@ -637,7 +637,12 @@ def kept_attempts(db: str, game_id: UUID, player: str | None) -> list[Any]:
 
 
 def check_player(state: GameState, player: str | None) -> None:
-    """A clear error for a `--as` naming nobody in the game."""
+    """A clear error for a `--as` naming nobody in the game (the judge's view is the
+    full one: no `--as`)."""
+    from domain.commands import JUDGE
+
+    if player == JUDGE:
+        raise CliError("the judge sees the whole game: leave out --as for the judge's view")
     if player is not None and player not in state.players:
         raise CliError(f"{player!r} is not a player in this game")
 

@@ -155,3 +155,18 @@ def test_the_line_after_a_players_file_counts_only_their_events(
     assert theirs < full
     assert main(["viewer", str(db), "last", "-o", str(out), "--as", "nomads"]) == 0
     assert f"as nomads may see it, {theirs} events" in capsys.readouterr().out
+
+
+def test_as_judge_points_to_the_full_view(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The judge is a reserved seat, not a player: `--as judge` is one clear line
+    that says the judge's view is the one without `--as`."""
+    db = tmp_path / "games.db"
+    service = GameService(str(db))
+    store_example(service, ROOT / "examples" / "t9a-turns.yaml")
+    service.close()
+    for argv in (["export", str(db), "last"], ["audit", str(db), "last"],
+                 ["viewer", str(db), "last", "-o", str(tmp_path / "x.html")]):
+        assert main([*argv, "--as", "judge"]) == 2
+        err = capsys.readouterr().err
+        assert "leave out --as for the judge's view" in err and err.count("\n") == 1
