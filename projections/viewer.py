@@ -93,6 +93,8 @@ class ViewerGame:
     layers: dict[str, str] = field(default_factory=dict)
     groups: dict[str, list[str]] = field(default_factory=dict)
     note: str = ""
+    #: How many events the frames show (a player's own, or the whole log).
+    events_shown: int = 0
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -108,7 +110,12 @@ def viewer_html(events: Sequence[GameEvent], as_player: str | None = None,
                 viewer_name: str = "") -> str:
     """The whole self-contained HTML page of a game's replay (with `attempts`, the
     refused commands of the server's attempts log: `with_refusals`)."""
-    game = viewer_game(events, as_player, title)
+    return viewer_page(viewer_game(events, as_player, title), as_player, attempts, viewer_name)
+
+
+def viewer_page(game: ViewerGame, as_player: str | None = None,
+                attempts: Sequence[dict[str, Any]] = (), viewer_name: str = "") -> str:
+    """The HTML page of a game's viewer data (`viewer_html`)."""
     if viewer_name and as_player is not None and game.viewer == as_player:
         game.viewer = viewer_name
     game.frames = with_refusals(game.frames, attempts)
@@ -146,6 +153,7 @@ def viewer_game(events: Sequence[GameEvent], as_player: str | None = None,
     out.legend = [legend_json(item) for item in legend_items(first.state, colours)]
     builder = FrameBuilder(frame, base, colours, as_player)
     out.frames = list(builder.frames(events))
+    out.events_shown = builder.events_shown
     out.layers = {key: LAYERS[key] for key in LAYERS if key in builder.layers_seen}
     out.groups = {layer: sorted(owners) for layer, owners in builder.groups_seen.items()}
     return out
@@ -201,10 +209,12 @@ class FrameBuilder:
         self.layers_seen: set[str] = set()
         self.groups_seen: dict[str, set[str]] = {}
         self.drawn: dict[str, str] = {}
+        self.events_shown = 0
 
     def frames(self, events: Sequence[GameEvent]) -> Iterator[dict[str, Any]]:
         visible = list(events) if self.as_player is None else list(
             seen_by(events, self.as_player))
+        self.events_shown = len(visible)
         numbers = {e.originator_version: n for n, e in enumerate(visible, start=1)}
         entries = {e.step: e for e in audit_entries(visible)}
         seen = {e.originator_version: e for e in visible}

@@ -18,19 +18,16 @@ def register(sub: Any) -> None:
 
 
 def cmd_viewer(args: argparse.Namespace) -> int:
-    from projections.viewer import viewer_html
+    from projections.viewer import viewer_game, viewer_page
     from warledger.cli import check_player, open_game, write_text
 
     service, game_id = open_game(args)
     events = service.stored_events(game_id)
     check_player(service.load(game_id).state, args.as_player)
-    html = viewer_html(events, args.as_player)
-    write_text(args.output, html)
-    seen, count = "", len(events)
-    if args.as_player:  # the player's own count, as their export numbers it
-        from replay.export import numbered_for
-
-        seen, count = f" as {args.as_player} may see it", len(numbered_for(events,
-                                                                        args.as_player))
-    print(f"wrote {args.output}: game {game_id}{seen}, {count} events")
+    game = viewer_game(events, args.as_player)
+    write_text(args.output, viewer_page(game, args.as_player))
+    # The count the file shows: a player's own events, as their export numbers them
+    # (or the whole game, once its end opened it to them).
+    seen = f" as {args.as_player} may see it" if args.as_player else ""
+    print(f"wrote {args.output}: game {game_id}{seen}, {game.events_shown} events")
     return 0

@@ -170,3 +170,18 @@ def test_as_judge_points_to_the_full_view(tmp_path: Path,
         assert main([*argv, "--as", "judge"]) == 2
         err = capsys.readouterr().err
         assert "leave out --as for the judge's view" in err and err.count("\n") == 1
+
+
+def test_after_an_infinity_game_ends_the_line_counts_the_whole_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """CORE-PRIVATE-AT-END: once the game is over the player's file is the full view,
+    and the line after it counts what the file shows: every event."""
+    db = tmp_path / "games.db"
+    service = GameService(str(db))
+    store_example(service, ROOT / "examples" / "infinity-turns.yaml")
+    service.close()
+    out = tmp_path / "x.html"
+    assert main(["viewer", str(db), "last", "-o", str(out)]) == 0
+    full = int(re.findall(r"(\d+) events", capsys.readouterr().out)[0])
+    assert main(["viewer", str(db), "last", "-o", str(out), "--as", "red"]) == 0
+    assert f"as red may see it, {full} events" in capsys.readouterr().out
