@@ -128,7 +128,6 @@ def _how_to_copy(kind: type) -> Callable[[Any], Any]:
 _HOW: dict[type, Callable[[Any], Any]] = {}
 #: Per state class, the fields whose values may need a copy, and how to copy them.
 _COPIERS: dict[type, tuple[tuple[str, Callable[[Any], Any]], ...]] = {}
-_ATOM_TYPES: frozenset[Any] = frozenset({int, float, str, bool, type(None)})
 
 
 def _field_copiers(kind: type[StateModel]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
@@ -163,7 +162,7 @@ def _shallow(value: Any) -> Any:
 
 def _immutable(annotation: Any) -> bool:
     """Does this annotation admit only values that are never changed in place?"""
-    if annotation in _ATOM_TYPES:
+    if annotation in _ATOMS:
         return True
     origin = get_origin(annotation)
     if origin is Literal:

@@ -17,7 +17,7 @@ from typing import Any
 from transitions import Machine, MachineError
 
 from domain.errors import RuleViolation
-from domain.machine import as_names, mermaid
+from domain.machine import as_names, mermaid, rows_allow
 from domain.w40k.catalog import Stratagem
 from domain.w40k.state import W40KState, phase_key
 
@@ -226,11 +226,8 @@ class TimingMachine:
         model to the library's machine for each question cost ~100 µs, asked for
         every stratagem of both players at each phase end. `library_allows` asks
         the library, and a test holds the two to the same answers."""
-        return any(
-            all(getattr(cursor, name)() for name in as_names(row.get("conditions")))
-            for row in self.rows
-            if row["trigger"] == trigger and row["source"] == cursor.window
-        )
+        return rows_allow(cursor, (row for row in self.rows
+                                   if row["trigger"] == trigger and row["source"] == cursor.window))
 
     def library_allows(self, cursor: TimingCursor, trigger: str) -> bool:
         """`allows`, asked of the transitions machine itself."""
@@ -248,9 +245,7 @@ class TimingMachine:
             return
         for row in self.rows:
             if row["trigger"] == trigger and row["source"] == cursor.window:
-                conditions = row.get("conditions", [])
-                names = [conditions] if isinstance(conditions, str) else list(conditions)
-                for name in names:
+                for name in as_names(row.get("conditions")):
                     if not getattr(cursor, name)():
                         raise RuleViolation(rule, cursor.explain(name))
         raise RuleViolation(rule, f"no stratagem window is open for {cursor.player}")
