@@ -18,6 +18,15 @@ from eventsourcing.persistence import EventStore
 from replay.mapper import PydanticMapper, as_uuid
 
 
+def sqlite_datastore(recorder: object) -> Any | None:
+    """The SQLite datastore of one of eventsourcing's SQLite recorders (None for any
+    other backend): where warledger reads rows itself."""
+    datastore = getattr(recorder, "datastore", None)
+    if type(recorder).__module__ != "eventsourcing.sqlite":
+        return None
+    return datastore
+
+
 class GameEventStore(EventStore[UUID]):
     """`EventStore` with a direct read of one game's rows on SQLite."""
 
@@ -31,10 +40,9 @@ class GameEventStore(EventStore[UUID]):
         limit: int | None = None,
     ) -> Iterator[Any]:
         recorder = self.recorder
-        datastore = getattr(recorder, "datastore", None)
+        datastore = sqlite_datastore(recorder)
         mapper = self.mapper
-        if (type(recorder).__module__ != "eventsourcing.sqlite" or datastore is None
-                or not isinstance(mapper, PydanticMapper)):
+        if datastore is None or not isinstance(mapper, PydanticMapper):
             return super().get(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
         game_id = as_uuid(originator_id)
         table = recorder.events_table_name  # type: ignore[attr-defined]

@@ -49,7 +49,7 @@ from events.base import Fact
 from events.core import ClauseApplied, StepTaken
 from events.envelope import GameEvent
 from projections.state_view import state_hash
-from replay.event_store import GameEventStore
+from replay.event_store import GameEventStore, sqlite_datastore
 from replay.keyed import (
     HEADS_KWARG,
     SignedHeads,
@@ -629,8 +629,8 @@ class GameService(Application[UUID]):
         a few index lookups per game at most however long the games are (issue 12
         item 3); only an ambiguous prefix reads its games' first events to count them.
         Elsewhere, the store's games are listed."""
-        datastore = getattr(self.recorder, "datastore", None)
-        if type(self.recorder).__module__ != "eventsourcing.sqlite" or datastore is None:
+        datastore = sqlite_datastore(self.recorder)
+        if datastore is None:
             return pick_game(self.game_ids(), text)
         table = self.recorder.events_table_name  # type: ignore[attr-defined]
         low = text.replace("-", "").lower()
