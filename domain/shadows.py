@@ -38,9 +38,10 @@ from domain.geometry import (
     front_arc_polygon,
     heading_vector,
     shadow,
+    target_samples,
 )
 
-__all__ = ["HiddenRegion", "ListMemo", "Sightlines", "swept_cover"]
+__all__ = ["HiddenRegion", "ListMemo", "Lookouts", "Sightlines", "swept_cover"]
 
 #: A cover is the base (or swept path) made this much wider, relatively and in
 #: inches: points of the true circle and of its polygon lie well inside it.
@@ -55,6 +56,11 @@ FEW_PIECES = 24
 OBSERVERS_KEPT = 256
 #: How many Line of Fire verdicts each terrain set keeps (by observer base and target).
 VERDICTS_KEPT = 4096
+#: A sample point of a base this far (inches) from every shadow is seen beyond doubt
+#: (the shadows' own rounding is ~1e-12").
+SAMPLE_MARGIN = 1e-3
+#: How many sets of observers (`Lookouts`) each terrain set keeps.
+LOOKOUTS_KEPT = 64
 #: After this many questions to one observer, its shadows are merged into one prepared
 #: polygon (clipped to the table): ~20-40 ms for 200 pieces, about what this many
 #: shadow-by-shadow answers cost, after which a question is one prepared call (~1 µs).
@@ -62,6 +68,9 @@ UNION_AFTER = 400
 #: The merged shadows are clipped this far beyond the area questions are asked about
 #: (`Sightlines.covers_extent` allows 1").
 CLIP_MARGIN = 2.0
+#: A base this close (inches) to an observer's side line, or to a Zone of Control's
+#: reach, is left to the question asked one observer at a time (`Lookouts`).
+ARC_MARGIN = 1e-6
 #: Points on a convex piece's far arc (its angular span is under 180°, so < 11.25° apart).
 ARC_POINTS = math.ceil(math.pi / SHADOW_ARC_STEP) + 2
 
@@ -102,7 +111,8 @@ class Sightlines(Obstacles):
     table); shadows reach beyond it, and a question outside it takes the exact path.
     """
 
-    __slots__ = ("_convex", "_extent", "_hidden", "_pieces", "_reach", "_verdicts")
+    __slots__ = ("_convex", "_extent", "_hidden", "_lookouts", "_pieces", "_reach",
+                 "_verdicts")
 
     def __init__(self, items: Iterable[tuple[str, BaseGeometry]],
                  extent: tuple[float, float, float, float]) -> None:
@@ -116,6 +126,24 @@ class Sightlines(Obstacles):
         self._reach = 2.0 * math.hypot(x1 - x0, y1 - y0) + 1.0
         self._hidden: OrderedDict[Point2, HiddenRegion | None] = OrderedDict()
         self._verdicts: dict[tuple[Disc, bool, Disc], bool] = {}
+        self._lookouts: OrderedDict[tuple[tuple[int, ...], tuple[bool, ...]],
+                                    tuple[tuple[Disc | None, ...], Lookouts]] = OrderedDict()
+
+    def lookouts(self, seen_from: tuple[Disc | None, ...],
+                 all_round: tuple[bool, ...]) -> Lookouts:
+        """The `Lookouts` of these observers (their bases, and whether each sees all
+        round), kept: the enemies stand still during an order. Found by the bases'
+        identity (a trooper's base is a kept `Disc`), checked by value."""
+        key = (tuple(map(id, seen_from)), all_round)
+        entry = self._lookouts.get(key)
+        if entry is not None and entry[0] == seen_from:
+            return entry[1]
+        found = Lookouts(self, seen_from, all_round)
+        # Keep the bases themselves, so that their ids cannot be reused meanwhile.
+        self._lookouts[key] = (seen_from, found)
+        while len(self._lookouts) > LOOKOUTS_KEPT:
+            self._lookouts.popitem(last=False)
+        return found
 
     def verdict(self, seen_from: Disc, all_round: bool, target: Disc,
                 decide: Callable[[], bool]) -> bool:
@@ -143,6 +171,12 @@ class Sightlines(Obstacles):
         while len(self._hidden) > OBSERVERS_KEPT:
             self._hidden.popitem(last=False)
         return region
+
+    def merged_from(self, origin: Point2) -> BaseGeometry | None:
+        """The merged shadows seen from `origin` if they are already built (never builds
+        anything: a cold observer is asked one question at a time)."""
+        region = self._hidden.get(origin)
+        return None if region is None else region.merged_if_built()
 
     def covers_extent(self, geom: BaseGeometry | Disc) -> bool:
         """Does `geom` (or a base's cover) lie in the area the hidden regions are exact
@@ -206,22 +240,23 @@ class HiddenRegion:
             self._merged = merged_shadows(self._shadows, self._nearest, self._clip)
         return self._merged
 
-    def _merged_judge(self, cover: BaseGeometry) -> bool | None:
-        """`judge` by the merged shadows, once built (or due): None when it is not there,
-        the cover reaches beyond its clip, or straddles its edge."""
-        self._asked += 1
-        if self._merged is None and self._asked < UNION_AFTER:
+    def merged_if_built(self) -> BaseGeometry | None:
+        """`merged`, if it has been built."""
+        return self._merged
+
+    def _merged_for(self, cover: BaseGeometry, *, count: bool = True) -> BaseGeometry | None:
+        """The merged shadows, to judge `cover` by, once built (or due after `UNION_AFTER`
+        questions, counted unless `count` is False): None when they are not there or the
+        cover reaches beyond their clip."""
+        if count:
+            self._asked += 1
+        if self._merged is None and (not count or self._asked < UNION_AFTER):
             return None
         x0, y0, x1, y1 = cover.bounds
         cx0, cy0, cx1, cy1 = self._clip
         if x0 < cx0 or y0 < cy0 or x1 > cx1 or y1 > cy1:
             return None
-        merged = self.merged()
-        if not merged.intersects(cover):
-            return True
-        if merged.contains(cover):
-            return False
-        return None
+        return self.merged()
 
     @property
     def is_empty(self) -> bool:
@@ -246,9 +281,13 @@ class HiddenRegion:
         False if every point is inside it, None if it straddles a shadow's edge."""
         if not len(self._shadows):
             return True
-        verdict = self._merged_judge(cover)
-        if verdict is not None:
-            return verdict
+        merged = self._merged_for(cover)
+        if merged is not None:
+            # The union of every shadow: what a local union of the shadows about the
+            # cover would tell too.
+            if not merged.intersects(cover):
+                return True
+            return False if merged.contains(cover) else None
         near = self._facing(cover, disc)
         if not len(near):
             return True
@@ -273,12 +312,136 @@ class HiddenRegion:
     def outside(self, disc: Disc, points: Sequence[Point2]) -> list[bool]:
         """For each point (all of the base `disc`): is it outside the hidden region (a
         candidate clear line)?"""
-        near = self._facing(disc_cover(disc), disc)
+        cover = disc_cover(disc)
+        dots = shapely.points(np.asarray(points, dtype=float))
+        merged = self._merged_for(cover, count=False)
+        if merged is not None:
+            return [not hidden for hidden in shapely.intersects(merged, dots).tolist()]
+        near = self._facing(cover, disc)
         if not len(near):
             return [True] * len(points)
-        dots = shapely.points(np.asarray(points, dtype=float))
         inside = shapely.intersects(near[:, None], dots[None, :]).any(axis=0)
         return [not hidden for hidden in inside.tolist()]
+
+
+class Lookouts:
+    """Observers that stand still (the enemies during the active trooper's order), asked
+    together about one base: the front arc of all of them at once (numpy), then, for
+    those whose shadows are merged, one vectorised prepared `intersects` and `contains`.
+
+    Answers are given only where they are certain, exactly as `HiddenRegion.judge`
+    gives them for one observer (RULINGS LoF: a base seen, in the closed front arc, or
+    wholly hidden); a base within `ARC_MARGIN` of a side line, an observer without
+    merged shadows, and a base on a shadow's edge get None: ask that observer alone.
+    Kept per terrain set and observers (`Sightlines.lookouts`), with its answers.
+    """
+
+    __slots__ = ("_all_round", "_answers", "_centres", "_hx", "_hy", "_merged", "_on_table",
+                 "_pending", "_radius", "_sightlines", "_x", "_y")
+
+    def __init__(self, sightlines: Sightlines | None, seen_from: Sequence[Disc | None],
+                 all_round: Sequence[bool]) -> None:
+        self._sightlines = sightlines
+        bases = [disc or Disc(0.0, 0.0, 1.0) for disc in seen_from]
+        headings = [heading_vector(disc.facing) for disc in bases]
+        self._centres = [None if disc is None else disc.centre for disc in seen_from]
+        self._x = np.array([disc.x for disc in bases], dtype=float)
+        self._y = np.array([disc.y for disc in bases], dtype=float)
+        self._radius = np.array([disc.radius for disc in bases], dtype=float)
+        self._hx = np.array([h[0] for h in headings], dtype=float)
+        self._hy = np.array([h[1] for h in headings], dtype=float)
+        self._on_table = np.array([disc is not None for disc in seen_from], dtype=bool)
+        self._all_round = np.array(all_round, dtype=bool)
+        self._merged = np.full(len(bases), None, dtype=object)
+        self._pending = [i for i, centre in enumerate(self._centres)
+                         if centre is not None and sightlines is not None]
+        self._answers: dict[Disc, list[bool | None]] = {}
+
+    def __len__(self) -> int:
+        return len(self._x)
+
+    def _refresh(self) -> None:
+        """Take up the merged shadows built since (`HiddenRegion.merged`); an answer left
+        open before may now be certain, so the remembered answers are dropped."""
+        if self._sightlines is None or not self._pending:
+            return
+        pending = []
+        for i in self._pending:
+            centre = self._centres[i]
+            merged = None if centre is None else self._sightlines.merged_from(centre)
+            if merged is None:
+                pending.append(i)
+            else:
+                self._merged[i] = merged
+        if len(pending) < len(self._pending):
+            self._answers.clear()
+        self._pending = pending
+
+    def sees(self, target: Disc) -> list[bool | None]:
+        """For each observer: does it see some point of `target` (True), none (False), or
+        is that to be asked of it alone (None)? Remembered per target."""
+        self._refresh()
+        found = self._answers.get(target)
+        if found is None:
+            found = self._judge(target)
+            if len(self._answers) >= VERDICTS_KEPT:
+                self._answers.clear()
+            self._answers[target] = found
+        return found
+
+    def _judge(self, target: Disc) -> list[bool | None]:
+        answers: list[bool | None] = [None] * len(self)
+        ahead = (target.x - self._x) * self._hx + (target.y - self._y) * self._hy
+        front, back = ahead + target.radius, ahead - target.radius
+        arc = ~self._all_round
+        behind = ~self._on_table | (arc & (front < -EPS - ARC_MARGIN))
+        whole = self._on_table & (~arc | (back >= -EPS + ARC_MARGIN))
+        # Straddling the side line; seen only with a good part in front (as
+        # `domain.infinity.sight.is_well_in_front` asks).
+        partly = self._on_table & arc & (back < -EPS - ARC_MARGIN) & (
+            front >= -EPS + ARC_MARGIN)
+        well = whole | (partly & (front >= 0.05 * target.radius + ARC_MARGIN))
+        for i in np.flatnonzero(behind).tolist():
+            answers[i] = False
+        asked = np.flatnonzero((whole | partly) & (self._merged != None))  # noqa: E711
+        if not len(asked) or self._sightlines is None or not self._sightlines.covers_extent(
+                target):
+            return answers
+        cover = disc_cover(target)
+        meets = shapely.intersects(self._merged[asked], cover)
+        for i in asked[~meets & well[asked]].tolist():
+            answers[i] = True
+        touched = asked[meets]
+        inside = shapely.contains(self._merged[touched], cover)
+        for i in touched[inside].tolist():
+            answers[i] = False
+        for i in self._edge_seen(target, touched[~inside & whole[touched]]):
+            answers[i] = True
+        return answers
+
+    def _edge_seen(self, target: Disc, straddling: np.ndarray) -> list[int]:
+        """Of the observers whose merged shadows straddle the base `target` (it lies wholly
+        in their front arc, or they see all round): those for which one of its sample
+        points (`target_samples`, the points the exact path tries first) lies farther
+        than `SAMPLE_MARGIN` from every shadow, so a clear line reaches it beyond doubt."""
+        if not len(straddling):
+            return []
+        rows = straddling.tolist()
+        samples = [target_samples(self._centres[i] or (0.0, 0.0), target) for i in rows]
+        counts = [len(points) for points in samples]
+        dots = shapely.points(np.array([p for points in samples for p in points], dtype=float))
+        near = shapely.dwithin(np.repeat(self._merged[straddling], counts), dots,
+                               SAMPLE_MARGIN)
+        ends = np.cumsum(counts)
+        return [i for i, end, count in zip(rows, ends.tolist(), counts, strict=True)
+                if not near[end - count:end].all()]
+
+    def may_reach(self, target: Disc, reach: float) -> list[bool]:
+        """For each observer: may `target` lie within `reach` of its base, edge to edge
+        (False only where it is farther beyond doubt; the exact distance decides)?"""
+        gap = np.hypot(target.x - self._x, target.y - self._y) - self._radius - target.radius
+        near: list[bool] = (self._on_table & (gap <= reach + EPS + ARC_MARGIN)).tolist()
+        return near
 
 
 def merged_shadows(shadows: np.ndarray, nearest: np.ndarray,
@@ -363,11 +526,18 @@ def _convex_shadows(origin: Point2, pieces: np.ndarray,
     return list(hulls), base + (lo + hi) / 2.0, (hi - lo) / 2.0
 
 
+#: The corners of a regular 32-gon about the unit circle (closed): its inner radius is
+#: cos(π/32) > 0.995, so grown by `COVER_GROWTH` it still holds the whole circle.
+_COVER_RING = np.stack([np.cos(np.linspace(0.0, 2 * np.pi, 33)),
+                        np.sin(np.linspace(0.0, 2 * np.pi, 33))], axis=1)
+
+
 @lru_cache(maxsize=4096)
 def disc_cover(disc: Disc) -> BaseGeometry:
-    """A polygon around the whole true circle of a base, with a margin."""
-    cover: BaseGeometry = Point(disc.x, disc.y).buffer(
-        disc.radius * COVER_GROWTH + COVER_SLACK, quad_segs=8)
+    """A polygon around the whole true circle of a base, with a margin (a 32-gon,
+    placed by numpy: a buffer costs several times as much)."""
+    ring = _COVER_RING * (disc.radius * COVER_GROWTH + COVER_SLACK) + (disc.x, disc.y)
+    cover: BaseGeometry = shapely.polygons(ring)
     return cover
 
 

@@ -23,14 +23,7 @@ from domain.infinity.orders import (
     move_past_window,
     open_aro_window,
 )
-from domain.infinity.sight import (
-    blocking_terrain,
-    enemies_of,
-    gap_between,
-    has_lof,
-    in_zoc,
-    zone_of_control,
-)
+from domain.infinity.sight import Onlookers, blocking_terrain, gap_between, zone_of_control
 from domain.infinity.state import InfinityState, Trooper
 from events.infinity import OrderSkillDeclared, Point
 
@@ -110,18 +103,22 @@ def check_first_mov_value(trooper: Trooper, path: Sequence[Point]) -> float:
     return limit
 
 
-def watchers_at(state: InfinityState, mover: Trooper, point: Point) -> list[str]:
+def watchers_at(state: InfinityState, mover: Trooper, point: Point,
+                onlookers: Onlookers | None = None) -> list[str]:
     """The enemy Models and Markers whose LoF or ZoC holds the mover's base at `point`, in
     words ("zero's ZoC (7.00\" away)"). Hidden Deployment (CAU-20) and out-of-action
-    (CAU-27) troopers don't count; Camouflage Markers do, with 360° LoF (CAU-22, CAU-24)."""
+    (CAU-27) troopers don't count; Camouflage Markers do, with 360° LoF (CAU-22, CAU-24).
+    `onlookers`: those enemies, when asked about both ends (`Onlookers.of`)."""
     base = mover.base_at(point)
-    obstacles = blocking_terrain(state)
+    if onlookers is None:
+        onlookers = Onlookers.of(state, mover.owner, blocking_terrain(state))
     reach = zone_of_control(state)
     found: list[str] = []
-    for enemy in enemies_of(state, mover.owner):
-        if has_lof(enemy, base, obstacles):
+    for enemy, sees, controls in zip(onlookers.troopers, onlookers.lof(base),
+                                     onlookers.zoc(base, reach), strict=True):
+        if sees:
             found.append(f"{enemy.id}'s LoF")
-        if in_zoc(enemy, base, reach):
+        if controls:
             found.append(f"{enemy.id}'s ZoC ({gap_between(enemy, base):.2f}\" away)")
     return found
 
@@ -152,8 +149,9 @@ def aro_verdict(state: InfinityState, mover: Trooper, path: Sequence[Point]) -> 
         verdict = modifier(state, mover, path)
         if verdict is not None:
             return verdict
-    inside = {"starts": watchers_at(state, mover, path[0]),
-              "ends": watchers_at(state, mover, path[-1])}
+    onlookers = Onlookers.of(state, mover.owner, blocking_terrain(state))
+    inside = {"starts": watchers_at(state, mover, path[0], onlookers),
+              "ends": watchers_at(state, mover, path[-1], onlookers)}
     if not any(inside.values()):
         return AroVerdict(False, "CAU-10", f"no ARO generated: {mover.id}'s Cautious Movement "
                           "starts and ends outside the LoF and ZoC of every enemy Model "

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
@@ -27,7 +28,15 @@ from domain.geometry import (
     wholly_in_front_arc,
 )
 from domain.infinity.state import InfinityState, Trooper
-from domain.shadows import HiddenRegion, ListMemo, Sightlines, disc_cover, front_cover, swept_cover
+from domain.shadows import (
+    HiddenRegion,
+    ListMemo,
+    Lookouts,
+    Sightlines,
+    disc_cover,
+    front_cover,
+    swept_cover,
+)
 from events.core import TerrainPiece
 from events.infinity import Point
 
@@ -35,6 +44,8 @@ ZONE_OF_CONTROL = 8.0
 """The Zone of Control reaches 8" from the base edge (A-CAU-03; option `zone_of_control`)."""
 
 OUT_OF_ACTION = ("unconscious", "disconnected", "embryo")
+#: The conditions that keep an enemy on the table from counting (CAU-20, CAU-27).
+NOT_COUNTING = frozenset({"hidden_deployment", *OUT_OF_ACTION})
 
 
 def is_model_or_marker(trooper: Trooper) -> bool:
@@ -63,14 +74,45 @@ def is_camouflage_marker(trooper: Trooper) -> bool:
 def can_react(trooper: Trooper) -> bool:
     """Does this enemy count at all: on the table, a Model or Marker (CAU-20), and not
     out of action (CAU-27)? RULINGS "ARO eligibility" uses the same exclusions."""
-    return trooper.status == "on_table" and is_model_or_marker(trooper) and not (
-        is_out_of_action(trooper)
-    )
+    return trooper.status == "on_table" and NOT_COUNTING.isdisjoint(trooper.conditions)
 
 
 def enemies_of(state: InfinityState, player: str) -> list[Trooper]:
     """The enemy troopers that count (see `can_react`), in id order."""
     return [t for t in state.troopers() if t.owner != player and can_react(t)]
+
+
+@dataclass(frozen=True)
+class Onlookers:
+    """The enemies that count (`enemies_of`), asked together about one base of the mover
+    (they stand still during its order): Line of Fire by their `Lookouts` first, then
+    `has_lof` for each one they leave open; Zone of Control by a vectorised distance
+    filter, then `in_zoc`. The same verdicts as asking each enemy alone."""
+
+    troopers: list[Trooper]
+    obstacles: Obstacles
+    lookouts: Lookouts
+
+    @classmethod
+    def of(cls, state: InfinityState, player: str, obstacles: Obstacles) -> Onlookers:
+        """The enemies of `player`, seeing past `obstacles` (`blocking_terrain`)."""
+        enemies = enemies_of(state, player)
+        bases = tuple(enemy.footprint() for enemy in enemies)
+        all_round = tuple(is_camouflage_marker(enemy) for enemy in enemies)
+        if isinstance(obstacles, Sightlines):
+            return cls(enemies, obstacles, obstacles.lookouts(bases, all_round))
+        return cls(enemies, obstacles, Lookouts(None, bases, all_round))
+
+    def lof(self, target: Disc) -> list[bool]:
+        """RULINGS LoF: does each enemy see the base `target` (`has_lof`)?"""
+        return [has_lof(enemy, target, self.obstacles) if sees is None else sees
+                for enemy, sees in zip(self.troopers, self.lookouts.sees(target), strict=True)]
+
+    def zoc(self, target: Disc, reach: float) -> list[bool]:
+        """RULINGS ZoC: is the base `target` in each enemy's Zone of Control (`in_zoc`)?"""
+        near = self.lookouts.may_reach(target, reach)
+        return [close and in_zoc(enemy, target, reach)
+                for enemy, close in zip(self.troopers, near, strict=True)]
 
 
 def _sightlines(terrain: tuple[TerrainPiece, ...], table: tuple[float, float]) -> Sightlines:

@@ -24,6 +24,7 @@ from domain.infinity.sight import (
     exact_has_lof,
     has_lof,
     has_lof_to_path,
+    in_zoc,
     positions_along,
 )
 from domain.infinity.state import Trooper
@@ -203,3 +204,54 @@ def test_the_distance_to_a_path_is_shapelys(path: list[tuple[float, float]],
 
     assert math.isclose(distance_to_path(point, path), path_min_distance(path, point),
                         rel_tol=1e-12, abs_tol=1e-12)
+
+
+def lookouts_of(fast: Sightlines, observers: list[Trooper]) -> shadows.Lookouts:
+    """The observers' `Lookouts`, with every observer's shadows merged first (the fast
+    path answers only from merged shadows)."""
+    for observer in observers:
+        region = fast.hidden_from((observer.x or 0.0, observer.y or 0.0))
+        if region is not None:
+            region.merged()
+    return fast.lookouts(tuple(o.footprint() for o in observers),
+                         tuple(o.marker == "camouflage" for o in observers))
+
+
+@settings(max_examples=120, deadline=None)
+@given(walls(), st.lists(st.tuples(coordinate, coordinate, facing, st.booleans()), min_size=1,
+                         max_size=4), coordinate, coordinate, base)
+def test_the_lookouts_agree_with_the_exact_lof_on_any_scene(
+    pieces: list[tuple[str, object]], seats: list[tuple[float, float, float, bool]],
+    tx: float, ty: float, size: float,
+) -> None:
+    """RULINGS LoF, RULINGS ZoC: every answer the observers' `Lookouts` give together
+    (front arcs at once, merged shadows, a sample point well clear of them) is the exact
+    verdict of each observer alone; a base they rule out of reach is beyond it."""
+    fast, exact = both(pieces)
+    observers = [trooper(x, y, face, 1.0, camo) for x, y, face, camo in seats]
+    target = Disc(tx, ty, size, 0.0)
+    lookouts = lookouts_of(fast, observers)
+
+    for observer, answer, near in zip(observers, lookouts.sees(target),
+                                      lookouts.may_reach(target, 8.0), strict=True):
+        if answer is not None:
+            assert answer == exact_has_lof(observer, target, exact)
+        if not near:
+            assert not in_zoc(observer, target, 8.0)
+
+
+def test_the_lookouts_answer_in_plain_sight_behind_a_wall_and_on_its_edge() -> None:
+    """RULINGS LoF: the fast path answers for every observer here (none is left to the
+    question one by one): a base in the open is seen, one behind the observer's side
+    line or wholly behind a wall is not, and one straddling the edge of a wall's shadow
+    is seen (a sample point well clear of the shadow), also by a Camouflage Marker."""
+    fast, exact = both([("wall", box(20, 20, 28, 21))])
+    observers = [trooper(24, 10, 90, 1.0, False), trooper(24, 10.5, 270, 1.0, False),
+                 trooper(24, 11, 90, 1.0, True), trooper(14, 10, 90, 1.0, False)]
+    lookouts = lookouts_of(fast, observers)
+
+    for target, seen in [(Disc(24, 30, 1.0), [False, False, False, True]),
+                         (Disc(24, 16, 1.0), [True, False, True, True]),
+                         (Disc(32.2, 30, 1.0), [True, False, True, False])]:
+        assert lookouts.sees(target) == seen
+        assert [exact_has_lof(o, target, exact) for o in observers] == seen
