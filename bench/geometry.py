@@ -1,6 +1,7 @@
 """Geometry micro-benchmarks: the checks that used to dominate a command.
 
     python -m bench.geometry            # prints a Markdown table
+    python -m bench.geometry --before DIR [--no-exact]   # also an older tree, interleaved
 
 * Cautious Movement check (CAU-10 … CAU-13): LoF and ZoC of 30 enemies at both ends
   of a movement, among 200 blocking pieces; then ARO eligibility (LoF to the whole
@@ -124,7 +125,9 @@ def exact_only(func: Callable[[], Any], state: InfinityState) -> Callable[[], An
     return run
 
 
-def cautious_rows(repeat: int) -> list[tuple[str, str]]:
+def cautious_rows(repeat: int, exact: bool = True) -> list[tuple[str, str]]:
+    """The Cautious Movement check and ARO eligibility rows; `exact`: also time the exact
+    path alone (the old baseline, seconds per sample under load)."""
     state = infinity_scene()
     mover = state.trooper("mover")
     path = [(24.0, 4.0), (24.0, 7.5)]
@@ -133,7 +136,8 @@ def cautious_rows(repeat: int) -> list[tuple[str, str]]:
 
     def forget(merged: bool = False) -> None:
         hidden._hidden.clear()
-        getattr(hidden, "_verdicts", {}).clear()  # (also runs on older trees, for "before")
+        for kept in ("_verdicts", "_lookouts"):  # (also runs on older trees, for "before")
+            getattr(hidden, kept, {}).clear()
         if merged:
             check()
             for region in hidden._hidden.values():
@@ -156,7 +160,10 @@ def cautious_rows(repeat: int) -> list[tuple[str, str]]:
     assert check() == exact_only(check, state)()
     assert eligibility() == exact_only(eligibility, state)()
     rows = []
-    old, old_spread = median_ms(exact_only(check, state), max(3, repeat // 20))
+    if exact:
+        old, old_spread = median_ms(exact_only(check, state), max(3, repeat // 20))
+        rows.append(("Cautious Movement check, 30 enemies + 200 pieces, exact path (before)",
+                     f"{old:.2f} ms ±{old_spread:.2f}"))
     cold, cold_spread = median_ms(cold_check, max(3, repeat // 20))
     forget()
     warm, warm_spread = median_ms(check, repeat)
@@ -169,8 +176,6 @@ def cautious_rows(repeat: int) -> list[tuple[str, str]]:
         shadows.UNION_AFTER = saved
     forget(merged=True)
     merged, merged_spread = median_ms(new_end, repeat)
-    rows.append(("Cautious Movement check, 30 enemies + 200 pieces, exact path (before)",
-                 f"{old:.2f} ms ±{old_spread:.2f}"))
     rows.append(("… hidden regions built (cold: first check after the enemies moved)",
                  f"{cold:.2f} ms ±{cold_spread:.2f}"))
     rows.append(("… warm, the same movement asked again (target ≤ 0.3 ms)",
@@ -180,12 +185,14 @@ def cautious_rows(repeat: int) -> list[tuple[str, str]]:
     rows.append(("… warm, a new end point each time, shadows merged",
                  f"{merged:.3f} ms ±{merged_spread:.3f}"))
     forget()
-    old_e, old_e_spread = median_ms(exact_only(eligibility, state), max(3, repeat // 20))
+    if exact:
+        old_e, old_e_spread = median_ms(exact_only(eligibility, state), max(3, repeat // 20))
+        rows.append(("ARO eligibility of the same movement, exact path (before)",
+                     f"{old_e:.2f} ms ±{old_e_spread:.2f}"))
     first_e, first_e_spread = median_ms(
-        lambda: (getattr(hidden, "_verdicts", {}).clear(), eligibility()), repeat // 4)
+        lambda: ([getattr(hidden, kept, {}).clear() for kept in ("_verdicts", "_lookouts")],
+                 eligibility()), repeat // 4)
     warm_e, warm_e_spread = median_ms(eligibility, repeat)
-    rows.append(("ARO eligibility of the same movement, exact path (before)",
-                 f"{old_e:.2f} ms ±{old_e_spread:.2f}"))
     rows.append(("… warm, verdicts not yet known", f"{first_e:.3f} ms ±{first_e_spread:.3f}"))
     rows.append(("… warm, asked again", f"{warm_e:.3f} ms ±{warm_e_spread:.3f}"))
     return rows
@@ -220,7 +227,8 @@ def decision_rows(repeat: int) -> list[tuple[str, str]]:
             if forget:
                 terrain = sight.blocking_terrain(game.state)
                 terrain._hidden.clear()
-                getattr(terrain, "_verdicts", {}).clear()
+                for kept in ("_verdicts", "_lookouts"):
+                    getattr(terrain, kept, {}).clear()
             state = game.state.model_copy(deep=True)
             start = time.perf_counter()
             decide(game.ruleset, state, command, DiceSource(script.seed, state.dice_index))
@@ -260,18 +268,21 @@ def main() -> None:
     import subprocess
     import sys
 
-    if len(sys.argv) > 2 and sys.argv[1] == "--before":
+    exact = "--no-exact" not in sys.argv  # leave out the exact path's (slow) rows
+    args = [arg for arg in sys.argv[1:] if arg != "--no-exact"]
+    if len(args) > 1 and args[0] == "--before":
         here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        for label, tree in (("before", sys.argv[2]), ("after", here), ("before", sys.argv[2]),
+        for label, tree in (("before", args[1]), ("after", here), ("before", args[1]),
                             ("after", here)):
             print(f"\n#### {label} ({tree})", flush=True)
-            subprocess.run([sys.executable, os.path.abspath(__file__)], cwd=tree, check=True,
+            subprocess.run([sys.executable, os.path.abspath(__file__),
+                            *([] if exact else ["--no-exact"])], cwd=tree, check=True,
                            env={**os.environ, "PYTHONPATH": tree})
         return
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}\n")
     print("| measure | median ± p10…p90 width |\n|---|---|")
-    for name, value in [*cautious_rows(400), *decision_rows(200), *ambush_rows(400)]:
+    for name, value in [*cautious_rows(400, exact), *decision_rows(200), *ambush_rows(400)]:
         print(f"| {name} | {value} |")
 
 

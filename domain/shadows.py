@@ -14,6 +14,11 @@ and *hidden* when the enlarged cover lies inside it. Anything closer to a
 shadow's edge than that margin is left to the exact, slower path
 (`domain.geometry.has_clear_line`), so the fast path never changes a verdict;
 `tests/domain/test_shadows.py` compares both on random scenes.
+
+The enemies of a Cautious Movement are asked together about each end point
+(`Lookouts`): their front arcs at once, then one vectorised prepared call over the
+merged shadows of all of them, with the same margins; what that leaves open is
+asked of each observer alone.
 """
 
 from __future__ import annotations
