@@ -64,8 +64,10 @@ VERDICTS_KEPT = 4096
 #: A sample point of a base this far (inches) from every shadow is seen beyond doubt
 #: (the shadows' own rounding is ~1e-12").
 SAMPLE_MARGIN = 1e-3
-#: How many sets of observers (`Lookouts`) each terrain set keeps.
-LOOKOUTS_KEPT = 64
+#: How many sets of observers (`Lookouts`) each terrain set keeps, and how many answers
+#: (one per target base) each of them keeps.
+LOOKOUTS_KEPT = 16
+ANSWERS_KEPT = 256
 #: After this many questions to one observer, its shadows are merged into one prepared
 #: polygon (clipped to the table): ~20-40 ms for 200 pieces, about what this many
 #: shadow-by-shadow answers cost, after which a question is one prepared call (~1 µs).
@@ -389,7 +391,7 @@ class Lookouts:
         found = self._answers.get(target)
         if found is None:
             found = self._judge(target)
-            if len(self._answers) >= VERDICTS_KEPT:
+            if len(self._answers) >= ANSWERS_KEPT:
                 self._answers.clear()
             self._answers[target] = found
         return found
