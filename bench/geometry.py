@@ -18,7 +18,7 @@ import statistics
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import uuid4
 
 from domain import shadows
@@ -91,16 +91,35 @@ def t9a_scene(units: int = 30, terrain: int = 200, seed: int = 7) -> tuple[T9ASt
     return state, Arrival(unit, (36.0, 0.0), 36.0, 2.5, 90.0, None, None)
 
 
-def median_ms(func: Callable[[], Any], repeat: int) -> tuple[float, float]:
-    """Median and spread (p10…p90 width) of `repeat` timed calls, in ms."""
+class Timing(NamedTuple):
+    """Median wall time, its spread (p10…p90 width) and median CPU time of the
+    process's thread (`time.thread_time`: not counting time slices lost to other
+    processes, which a loaded machine's wall times are full of), in ms."""
+
+    median: float
+    spread: float
+    cpu: float
+
+    def show(self, digits: int = 3) -> str:
+        return (f"{self.median:.{digits}f} ms ±{self.spread:.{digits}f} "
+                f"(CPU {self.cpu:.{digits}f})")
+
+
+def timing(samples: list[tuple[float, float]]) -> Timing:
+    """The `Timing` of (wall, CPU) samples in ms."""
+    walls = sorted(wall for wall, _ in samples)
+    return Timing(statistics.median(walls), walls[int(0.9 * len(walls))]
+                  - walls[int(0.1 * len(walls))], statistics.median(cpu for _, cpu in samples))
+
+
+def median_ms(func: Callable[[], Any], repeat: int) -> Timing:
+    """The `Timing` of `repeat` calls."""
     samples = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         func()
-        samples.append((time.perf_counter() - start) * 1e3)
-    samples.sort()
-    return statistics.median(samples), samples[int(0.9 * len(samples))] - samples[
-        int(0.1 * len(samples))]
+        samples.append(((time.perf_counter() - start) * 1e3, (time.thread_time() - cpu) * 1e3))
+    return timing(samples)
 
 
 #: The modules that ask for blocking terrain by name.
@@ -161,40 +180,40 @@ def cautious_rows(repeat: int, exact: bool = True) -> list[tuple[str, str]]:
     assert eligibility() == exact_only(eligibility, state)()
     rows = []
     if exact:
-        old, old_spread = median_ms(exact_only(check, state), max(3, repeat // 20))
+        old = median_ms(exact_only(check, state), max(3, repeat // 20))
         rows.append(("Cautious Movement check, 30 enemies + 200 pieces, exact path (before)",
-                     f"{old:.2f} ms ±{old_spread:.2f}"))
-    cold, cold_spread = median_ms(cold_check, max(3, repeat // 20))
+                     old.show(2)))
+    cold = median_ms(cold_check, max(3, repeat // 20))
     forget()
-    warm, warm_spread = median_ms(check, repeat)
+    warm = median_ms(check, repeat)
     forget()
     check()
     saved, shadows.UNION_AFTER = getattr(shadows, "UNION_AFTER", 0), 10**9
     try:
-        fresh, fresh_spread = median_ms(new_end, repeat // 4)
+        fresh = median_ms(new_end, repeat // 4)
     finally:
         shadows.UNION_AFTER = saved
     forget(merged=True)
-    merged, merged_spread = median_ms(new_end, repeat)
+    merged = median_ms(new_end, repeat)
     rows.append(("… hidden regions built (cold: first check after the enemies moved)",
-                 f"{cold:.2f} ms ±{cold_spread:.2f}"))
+                 cold.show(2)))
     rows.append(("… warm, the same movement asked again (target ≤ 0.3 ms)",
-                 f"{warm:.3f} ms ±{warm_spread:.3f}"))
+                 warm.show()))
     rows.append(("… warm, a new end point each time, shadows one by one",
-                 f"{fresh:.3f} ms ±{fresh_spread:.3f}"))
+                 fresh.show()))
     rows.append(("… warm, a new end point each time, shadows merged",
-                 f"{merged:.3f} ms ±{merged_spread:.3f}"))
+                 merged.show()))
     forget()
     if exact:
-        old_e, old_e_spread = median_ms(exact_only(eligibility, state), max(3, repeat // 20))
+        old_e = median_ms(exact_only(eligibility, state), max(3, repeat // 20))
         rows.append(("ARO eligibility of the same movement, exact path (before)",
-                     f"{old_e:.2f} ms ±{old_e_spread:.2f}"))
-    first_e, first_e_spread = median_ms(
+                     old_e.show(2)))
+    first_e = median_ms(
         lambda: ([getattr(hidden, kept, {}).clear() for kept in ("_verdicts", "_lookouts")],
                  eligibility()), repeat // 4)
-    warm_e, warm_e_spread = median_ms(eligibility, repeat)
-    rows.append(("… warm, verdicts not yet known", f"{first_e:.3f} ms ±{first_e_spread:.3f}"))
-    rows.append(("… warm, asked again", f"{warm_e:.3f} ms ±{warm_e_spread:.3f}"))
+    warm_e = median_ms(eligibility, repeat)
+    rows.append(("… warm, verdicts not yet known", first_e.show()))
+    rows.append(("… warm, asked again", warm_e.show()))
     return rows
 
 
@@ -225,25 +244,22 @@ def decision_rows(repeat: int) -> list[tuple[str, str]]:
     def one(forget: bool) -> Callable[[], Any]:
         def run() -> Any:
             if forget:
+                assert isinstance(game.state, InfinityState)
                 terrain = sight.blocking_terrain(game.state)
                 terrain._hidden.clear()
                 for kept in ("_verdicts", "_lookouts"):
                     getattr(terrain, kept, {}).clear()
             state = game.state.model_copy(deep=True)
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             decide(game.ruleset, state, command, DiceSource(script.seed, state.dice_index))
-            return time.perf_counter() - start
+            return (time.perf_counter() - start) * 1e3, (time.thread_time() - cpu) * 1e3
         return run
 
-    def timed(run: Callable[[], Any], count: int) -> tuple[float, float]:
-        samples = sorted(run() * 1e3 for _ in range(count))
-        return statistics.median(samples), samples[int(0.9 * count)] - samples[int(0.1 * count)]
-
-    cold, cold_spread = timed(one(True), repeat)
-    warm, warm_spread = timed(one(False), repeat)
+    cold = timing([one(True)() for _ in range(repeat)])
+    warm = timing([one(False)() for _ in range(repeat)])
     return [("`cautious_move` decision, the example's observers, cold (target ≤ 2 ms)",
-             f"{cold:.3f} ms ±{cold_spread:.3f}"),
-            ("… asked again (a retry, the viewer's overlay)", f"{warm:.3f} ms ±{warm_spread:.3f}")]
+             cold.show()),
+            ("… asked again (a retry, the viewer's overlay)", warm.show())]
 
 
 def ambush_rows(repeat: int) -> list[tuple[str, str]]:
@@ -256,9 +272,8 @@ def ambush_rows(repeat: int) -> list[tuple[str, str]]:
         return arrival_breaches(state, unit, fresh, PLACEMENT_CHECKS)
 
     assert check() == [], check()
-    warm, spread = median_ms(check, repeat)
     return [("Ambush placement check, 30 units + 200 pieces (target ≤ 0.2 ms)",
-             f"{warm:.3f} ms ±{spread:.3f}")]
+             median_ms(check, repeat).show())]
 
 
 def main() -> None:
@@ -281,7 +296,7 @@ def main() -> None:
         return
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}\n")
-    print("| measure | median ± p10…p90 width |\n|---|---|")
+    print("| measure | median ± p10…p90 width (median CPU) |\n|---|---|")
     for name, value in [*cautious_rows(400, exact), *decision_rows(200), *ambush_rows(400)]:
         print(f"| {name} | {value} |")
 
