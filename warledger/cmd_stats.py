@@ -61,14 +61,20 @@ def cmd_stats(args: argparse.Namespace) -> int:
             print_explained(explain(source, args.table, filters, args.explain), args.json)
             return 0
         if args.export:
-            export(source, Path(args.export), args.format)
+            try:
+                export(source, Path(args.export), args.format)
+            except OSError as error:
+                raise StatsError(f"cannot write {args.export}: {error.strerror}") from None
         figures = [figure(source, name, filters) for name in names]
         if args.plot:
             if args.table == "all":
                 raise StatsError("--plot needs one figure, e.g. `stats DB results --plot r.png`")
             from warledger.stats_plot import plot
 
-            plot(figures[0], args.plot)
+            try:
+                plot(figures[0], args.plot)
+            except OSError as error:
+                raise StatsError(f"cannot write {args.plot}: {error.strerror}") from None
     except StatsError as error:
         message = str(error).replace("`warledger views DB`", f"`warledger views {args.db}`")
         raise CliError(message) from None

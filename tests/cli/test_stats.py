@@ -261,5 +261,30 @@ def test_stats_warns_when_events_were_stored_after_the_last_views_run(
 @pytest.mark.skipif(POSTGRES_URL is None, reason=POSTGRES_SKIP_REASON)
 def test_stats_warns_when_the_postgresql_views_are_behind(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.dice_game import DICE  # noqa: F401  (the shared database holds other tests'
+    #                                                  games of the test-dice rule set)
+
     assert POSTGRES_URL is not None
     check_warns_when_behind(tmp_path, POSTGRES_URL, capsys)
+
+
+def test_an_unwritable_export_or_plot_is_one_clear_line(
+        db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    for args in (["--export", str(blocker / "out")], ["dice", "--plot", str(blocker / "d.png")]):
+        code, out, err = stats(capsys, db, *args)
+        assert code == 2 and err.startswith(f"warledger: cannot write {blocker}/"), err
+        assert "Not a directory" in err and "unexpected" not in err and err.count("\n") == 1
+
+
+def test_explain_of_a_figure_without_rows_says_there_is_none(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "games.db")
+    play_and_catch_up(tmp_path, db, capsys)  # one game: no refusals, no undos
+
+    code, _, err = stats(capsys, db, "rules", "--explain", "1")
+    assert (code, err) == (2, "warledger: rules has no rows in these games: there is no row "
+                              "to explain\n")
+    code, out, err = stats(capsys, db, "results", "--explain", "1")
+    assert code == 2 and "results has no rows in these games" in err

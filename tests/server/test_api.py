@@ -64,6 +64,27 @@ def test_no_seat_can_act_for_another(client: TestClient) -> None:
     assert after.text == before.text  # nothing was written
 
 
+def test_a_request_with_two_different_tokens_names_no_seat(client: TestClient) -> None:
+    """Principle 6: the seat is the token's. A header and a query, or the query twice,
+    with different tokens are refused (400), never one of them picked; the same token
+    twice is one token."""
+    game = create(client)
+    red, blue = game["seats"]["red"], game["seats"]["blue"]
+    base = f"/games/{game['game']}"
+    before = client.get(f"{base}/export", headers=auth(game["seats"]["judge"])).text
+    for url, headers in ((f"{base}/state?token={red}&token={blue}", {}),
+                         (f"{base}/state?token={blue}", auth(red)),
+                         (f"{base}/commands?token={blue}", auth(red))):
+        response = (client.post(url, headers=headers, json={"do": "next_phase"})
+                    if "/commands" in url else client.get(url, headers=headers))
+        assert response.status_code == 400, response.text
+        assert response.json() == {"error": "two_tokens", "message": "send one seat's token: "
+                                   "this request carries 2 different tokens"}
+    assert client.get(f"{base}/export", headers=auth(game["seats"]["judge"])).text == before
+    same = client.get(f"{base}?token={red}", headers=auth(red))
+    assert same.status_code == 200 and same.json()["seat"] == "red"
+
+
 def test_an_operator_with_the_database_but_no_token_cannot_act(
         client: TestClient, db: str) -> None:
     """Reading every stored hash gives no token: a hash is no token, nor is no token."""

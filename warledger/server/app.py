@@ -371,10 +371,17 @@ class Server:
 
 
 def bearer_token(request: Request) -> str | None:
+    """The one token a request carries (its Bearer header or `?token=`). Two different
+    tokens (a header and a query, or the query twice) name no one seat: refused, never
+    one picked (identity comes from the token, principle 6)."""
+    given = [t for t in request.query_params.getlist("token") if t]
     header = request.headers.get("authorization", "")
-    if header[:7].lower() == "bearer ":
-        return header[7:].strip() or None
-    return request.query_params.get("token") or None
+    if header[:7].lower() == "bearer " and header[7:].strip():
+        given.insert(0, header[7:].strip())
+    if len(set(given)) > 1:
+        raise ApiError(400, "two_tokens", "send one seat's token: this request carries "
+                       f"{len(set(given))} different tokens")
+    return given[0] if given else None
 
 
 async def read_body(request: Request, limit: int) -> bytes:
