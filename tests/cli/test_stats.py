@@ -273,7 +273,7 @@ def test_an_unwritable_export_or_plot_is_one_clear_line(
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     for args in (["--export", str(blocker / "out")], ["dice", "--plot", str(blocker / "d.png")]):
-        code, out, err = stats(capsys, db, *args)
+        code, _, err = stats(capsys, db, *args)
         assert code == 2 and err.startswith(f"warledger: cannot write {blocker}/"), err
         assert "Not a directory" in err and "unexpected" not in err and err.count("\n") == 1
 
@@ -286,5 +286,5 @@ def test_explain_of_a_figure_without_rows_says_there_is_none(
     code, _, err = stats(capsys, db, "rules", "--explain", "1")
     assert (code, err) == (2, "warledger: rules has no rows in these games: there is no row "
                               "to explain\n")
-    code, out, err = stats(capsys, db, "results", "--explain", "1")
+    code, _, err = stats(capsys, db, "results", "--explain", "1")
     assert code == 2 and "results has no rows in these games" in err
