@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -31,7 +32,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from domain.errors import ScriptError
-from domain.ruleset import find_ruleset
+from domain.ruleset import Setup, find_ruleset
 from events.envelope import GameEvent
 from projections.state_view import state_hash, state_view
 from replay.export import Seer, export_lines, full_line, numbered_for, player_line
@@ -350,7 +351,7 @@ class Server:
             if isinstance(entries, list) and any(isinstance(e, str) for e in entries):
                 raise ScriptError(f"the set-up: options.{name}: give the data itself; "
                                   "a server reads no files")
-        setup = script.setup()
+        setup = with_secret_seed(script.setup())
         ruleset.validate_options(setup.options)
         with self.lock:
             game_id = self.service.start(setup)
@@ -368,6 +369,14 @@ class Server:
                       "spectate": f"{base}/viewer?token={tokens['spectator']}"},
             "steps_not_played": len(script.steps),
         }
+
+
+def with_secret_seed(setup: Setup) -> Setup:
+    """The set-up with a seed the server draws (CORE-DICE): the set-up's own (the
+    creator's choice, or the default 0) is known to someone at the table, and with it,
+    or with a small one found from its public commitment, every digital die could be
+    foreseen (principle 5). The seed is sealed in the log as in any game (`reveal`)."""
+    return setup.model_copy(update={"seed": secrets.randbits(63)})
 
 
 def bearer_token(request: Request) -> str | None:
