@@ -291,3 +291,34 @@ def check_head(key: bytes, game_id: UUID, version: int, head_hash: str,
         raise TamperedGameError(
             f"the head of game {game_id} (event {version}) fails its {KEY_ENV} MAC: the log "
             f"was rewritten, or {KEY_ENV} is not the key that signed it; nothing was decided")
+
+
+def stored_head_count(recorder: ApplicationRecorder, game_id: UUID) -> int:
+    """How many signed heads the store holds for a game, read without the key (0 when
+    the store has no heads table: no keyed server ever wrote to it). Nothing is
+    checked: `verify` without the key says only that they were not."""
+    module = type(recorder).__module__
+    if not module.endswith(("postgres", "sqlite")):
+        return 0
+    datastore: Any = getattr(recorder, "datastore", None)
+    if datastore is None:
+        return 0
+    postgres = module.endswith("postgres")
+    exists = ("SELECT to_regclass('warledger_heads') IS NOT NULL" if postgres else
+              "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+              "AND name = 'warledger_heads'")
+    placeholder = "%s" if postgres else "?"
+    with datastore.transaction(commit=False) as cursor:
+        cursor.execute(exists)
+        if not _first_value(cursor.fetchone()):
+            return 0
+        cursor.execute(f"SELECT count(*) FROM warledger_heads WHERE game_id = {placeholder}",
+                       (str(game_id),))
+        return int(_first_value(cursor.fetchone()) or 0)
+
+
+def _first_value(row: Any) -> Any:
+    """The first column of a row, a tuple or (PostgreSQL's dict rows) a mapping."""
+    if row is None:
+        return None
+    return next(iter(row.values())) if isinstance(row, Mapping) else row[0]

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from domain.words import counted
+
 #: The z value of a two-sided 95% interval.
 Z95 = 1.959963984540054
 #: Decimals of every published rate, interval and p-value.
@@ -370,9 +372,11 @@ def figure(source: Source, name: str, filters: Filters) -> Figure:
 def explain(source: Source, name: str, filters: Filters, index: int) -> dict[str, Any]:
     """The games and event numbers behind row `index` (1-based) of a figure."""
     shown = figure(source, name, filters)
+    if not shown.rows:
+        raise StatsError(f"{name} has no rows in these games: there is no row to explain")
     if not 1 <= index <= len(shown.rows):
-        raise StatsError(f"{name} has {len(shown.rows)} rows; --explain takes 1 to "
-                         f"{len(shown.rows)}")
+        raise StatsError(f"{name} has {counted(len(shown.rows), 'row')}; --explain takes "
+                         + ("1" if len(shown.rows) == 1 else f"1 to {len(shown.rows)}"))
     row = shown.rows[index - 1]
     spec = shown.spec
     keys = spec.explain_keys or spec.keys

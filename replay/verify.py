@@ -27,7 +27,7 @@ forgery and fails at its event.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 from uuid import UUID
 
@@ -42,7 +42,15 @@ from domain.words import counted
 from events.base import Fact, same_fact
 from events.core import GameStarted, SeedSealed, StepTaken
 from events.envelope import GENESIS_HASH, GameEvent, GameSnapshot, chain_hash, hashed_body
-from replay.keyed import KEY_ENV, MAC_KEY, SignedHead, head_mac, macs_match, snapshot_mac
+from replay.keyed import (
+    KEY_ENV,
+    MAC_KEY,
+    SignedHead,
+    head_mac,
+    macs_match,
+    snapshot_mac,
+    stored_head_count,
+)
 from replay.mapper import EVENT_TOPIC, decode_event
 from replay.service import GameService
 from replay.snapshots import SEAL_KEYS, first_line
@@ -60,16 +68,33 @@ class Verdict:
     head_hash: str = ""
     #: What was ignored on the way (an unreadable snapshot row): one line each.
     notes: tuple[str, ...] = ()
+    #: What the check says of the keyed heads (`replay.keyed`): `SIGNED`, `UNSIGNED`
+    #: (a key was given, the game has no signed head), `UNCHECKED` (the game has signed
+    #: heads, no key was given), or "" (no key given, none stored).
+    heads: str = ""
 
-    def line(self) -> str:
-        """One human line."""
+    def line(self, adopt: str = "warledger verify DB GAME --sign-head") -> str:
+        """One human line (`adopt`: the command that signs an unsigned game's head)."""
         if self.ok:
+            heads = HEADS_WORDS.get(self.heads, "").format(adopt=adopt)
             return (
                 f"ok: {counted(self.events, 'event')}, {counted(self.steps, 'step')}; hash chain "
                 f"and every "
-                f"decision check out; head {self.head_hash}"
+                f"decision check out; head {self.head_hash}{heads}"
             )
         return f"BAD event {self.bad_version}: {self.reason}"
+
+
+#: What a verdict adds about the keyed heads, by `Verdict.heads`.
+SIGNED, UNSIGNED, UNCHECKED = "signed", "unsigned", "unchecked"
+HEADS_WORDS = {
+    SIGNED: f"; every head signed with {KEY_ENV} checks out",
+    UNSIGNED: (f"; its heads are unsigned (stored without {KEY_ENV}): the key proves "
+               "nothing about who wrote it, and a keyed server will not decide on it until "
+               "`{adopt}` adopts it"),
+    UNCHECKED: (f"; its {KEY_ENV} heads were NOT checked (no key given: set {KEY_ENV} to "
+                "check who wrote it)"),
+}
 
 
 class VerifyFailure(Exception):
@@ -89,12 +114,14 @@ def verify_game(service: GameService, game_id: UUID, expect_head: str | None = N
     but every head it has must still pass this key's MAC: a game another key signed
     is never re-signed."""
     notes: list[str] = []
+    macs = SnapshotMacs()
     try:
         events = read_chain(service, game_id)
-        steps = redecide_all(events, stored_snapshots(service, game_id, notes))
-        if service.key is not None and service.heads is not None:
-            check_signed_heads(service.key, game_id, events, service.heads.all(game_id),
-                               adopting=not signed_heads)
+        steps = redecide_all(events, stored_snapshots(service, game_id, notes, macs))
+        heads = checked_heads(service, game_id, events, macs.signed, adopting=not signed_heads)
+        if heads == SIGNED:  # an unsigned game's snapshots have no MAC: its line says so
+            notes += [f"the stored snapshot at event {version} carries no {KEY_ENV} MAC; "
+                      "a keyed server does not use it" for version in macs.unsigned]
         head = events[-1].hash if events else GENESIS_HASH
         if expect_head is not None and head != expect_head:
             raise VerifyFailure(
@@ -102,15 +129,50 @@ def verify_game(service: GameService, game_id: UUID, expect_head: str | None = N
             )
     except VerifyFailure as failure:
         return Verdict(False, 0, 0, failure.version, failure.reason, notes=tuple(notes))
-    return Verdict(True, len(events), steps, head_hash=head, notes=tuple(notes))
+    return Verdict(True, len(events), steps, head_hash=head, notes=tuple(notes), heads=heads)
+
+
+@dataclass
+class SnapshotMacs:
+    """With the key: the events of the stored snapshots whose MAC holds, and of those
+    that have none (a MAC that fails is a `VerifyFailure`)."""
+
+    signed: list[int] = field(default_factory=list)
+    unsigned: list[int] = field(default_factory=list)
+
+
+def checked_heads(service: GameService, game_id: UUID, events: Sequence[GameEvent],
+                  signed_snapshots: Sequence[int], *, adopting: bool) -> str:
+    """What `verify` can say of the game's keyed heads (`Verdict.heads`).
+
+    With the key, every signed head is checked (`check_signed_heads`). A game with none
+    is `UNSIGNED`, not tampered: it was stored without the key (a keyed server still
+    will not decide on it). But a game whose snapshots carry this key's MAC was stored
+    with the key, so signed heads missing from it were removed. Without the key, a game
+    that has signed heads or MACs is `UNCHECKED`: nothing proves who wrote it."""
+    if service.key is None or service.heads is None:
+        keyed = stored_head_count(service.recorder, game_id) > 0 or any(
+            MAC_KEY in seal for seal in snapshot_seals(service, game_id))
+        return UNCHECKED if keyed else ""
+    heads = service.heads.all(game_id)
+    if not heads and not adopting:
+        if signed_snapshots:
+            raise VerifyFailure(len(events), f"no head of this game is signed with {KEY_ENV}, "
+                                f"but its snapshot at event {signed_snapshots[0]} is: it was "
+                                "stored with the key, and its signed heads were removed")
+        return UNSIGNED
+    check_signed_heads(service.key, game_id, events, heads, adopting=adopting)
+    return SIGNED if heads else ""  # adopting an unsigned game: its head is signed next
 
 
 def stored_snapshots(
-    service: GameService, game_id: UUID, notes: list[str] | None = None
+    service: GameService, game_id: UUID, notes: list[str] | None = None,
+    macs: SnapshotMacs | None = None,
 ) -> dict[int, Game]:
     """The game's readable stored snapshots, by version (none if snapshotting is off).
 
-    A row that cannot be decoded is left out, with a line in `notes`.
+    A row that cannot be decoded is left out, with a line in `notes`. With the key, each
+    snapshot's event is added to `macs`.
     """
     if service.snapshots is None:
         return {}
@@ -130,25 +192,38 @@ def stored_snapshots(
             continue
         check_seal(version, seal)
         if service.key is not None:
-            check_snapshot_mac(service.key, snapshot, seal, notes)
+            holds = check_snapshot_mac(service.key, snapshot, seal)
+            if macs is not None:
+                (macs.signed if holds else macs.unsigned).append(version)
     return found
 
 
-def check_snapshot_mac(key: bytes, snapshot: GameSnapshot, seal: dict[str, object],
-                       notes: list[str] | None) -> None:
-    """With the key, a snapshot's MAC must hold; one without a MAC is noted (a keyed
-    service does not use it: the events decide)."""
+def snapshot_seals(service: GameService, game_id: UUID) -> list[dict[str, object]]:
+    """The state of each readable stored snapshot of the game, its seal keys too."""
+    if service.snapshots is None:
+        return []
+    seals: list[dict[str, object]] = []
+    for row in service.snapshots.recorder.select_events(game_id):
+        try:
+            snapshot = cast("GameSnapshot", service.snapshots.mapper.to_domain_event(row))
+        except Exception:  # an unreadable snapshot is a cache miss: nothing to say here
+            continue
+        seals.append(dict(snapshot.state))
+    return seals
+
+
+def check_snapshot_mac(key: bytes, snapshot: GameSnapshot, seal: dict[str, object]) -> bool:
+    """With the key, a snapshot's MAC must hold (True); one without a MAC is False (a
+    keyed service does not use it: the events decide)."""
     version = snapshot.originator_version
     if seal.get(MAC_KEY) is None:
-        if notes is not None:
-            notes.append(f"the stored snapshot at event {version} carries no {KEY_ENV} MAC; "
-                         "a keyed server does not use it")
-        return
+        return False
     expected = snapshot_mac(key, snapshot.originator_id, version, str(seal.get("__head_hash__")),
                             str(seal.get("__state_hash__")))
     if not macs_match(seal[MAC_KEY], expected):
         raise VerifyFailure(version, f"the stored snapshot at this event fails its {KEY_ENV} "
                             f"MAC: it was rewritten, or {KEY_ENV} is not the key that signed it")
+    return True
 
 
 def check_signed_heads(key: bytes, game_id: UUID, events: Sequence[GameEvent],
@@ -156,12 +231,8 @@ def check_signed_heads(key: bytes, game_id: UUID, events: Sequence[GameEvent],
     """Every signed head must sign the log's hash at its event, and the last must be the
     log's end; the first that fails is named. `adopting` (`verify --sign-head`): no
     head, or events after the last one, are allowed; a head that fails is not."""
-    if not heads and adopting:
+    if not heads:  # stored without the key (`checked_heads` says so)
         return
-    if not heads:
-        raise VerifyFailure(len(events), f"no head of this game is signed with {KEY_ENV} "
-                            "(stored without the key, or its signed heads were removed; "
-                            "`verify --sign-head` adopts a game stored without the key)")
     for head in heads:
         if head.version > len(events):
             raise VerifyFailure(len(events), f"the log ends here, but a head at event "

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shlex
 import shutil
 import sys
 import tempfile
@@ -500,7 +501,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     verdict = verify_game(service, game_id, args.expect_head, signed_heads=not args.sign_head)
     for note in verdict.notes:
         warn(note)
-    print(verdict.line())
+    adopt = f"warledger verify {shlex.quote(redact(args.db))} {game_id} --sign-head"
+    print(verdict.line(adopt=adopt))
     if verdict.ok and args.sign_head:
         sign_head(service, game_id, verdict)
     return 0 if verdict.ok else 1

@@ -20,7 +20,12 @@ FIGURES = ("results", "stratagems", "cp", "ambush", "aro", "rules", "mageknight"
 
 def register(sub: Any) -> None:
     """Add the `stats` sub-command."""
-    stats = sub.add_parser("stats", help="figures over the analytic tables (run `views` first)")
+    stats = sub.add_parser(
+        "stats", help="figures over the analytic tables (run `views` first)",
+        description="Figures over the analytic tables that `warledger views DB` writes. They "
+        "are read as the last `views` run left them (the same figures however often you ask): "
+        "when events were stored after it, stats says on stderr how many events and games "
+        "the tables are behind, and that `warledger views DB` catches them up.")
     stats.add_argument("db", help="SQLite path or postgresql:// URL")
     stats.add_argument("table", nargs="?", default="all", choices=("all", *FIGURES),
                        help="one figure (default: all of them)")
@@ -46,6 +51,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
     try:
         source = open_source(args.db)
+        warn_if_behind(args.db)
         filters = Filters(args.ruleset, args.event, args.player, args.since)
         check_filters(source, filters)
         names = list(FIGURES) if args.table == "all" else [args.table]
@@ -55,14 +61,20 @@ def cmd_stats(args: argparse.Namespace) -> int:
             print_explained(explain(source, args.table, filters, args.explain), args.json)
             return 0
         if args.export:
-            export(source, Path(args.export), args.format)
+            try:
+                export(source, Path(args.export), args.format)
+            except OSError as error:
+                raise StatsError(f"cannot write {args.export}: {error.strerror}") from None
         figures = [figure(source, name, filters) for name in names]
         if args.plot:
             if args.table == "all":
                 raise StatsError("--plot needs one figure, e.g. `stats DB results --plot r.png`")
             from warledger.stats_plot import plot
 
-            plot(figures[0], args.plot)
+            try:
+                plot(figures[0], args.plot)
+            except OSError as error:
+                raise StatsError(f"cannot write {args.plot}: {error.strerror}") from None
     except StatsError as error:
         message = str(error).replace("`warledger views DB`", f"`warledger views {args.db}`")
         raise CliError(message) from None
@@ -112,6 +124,63 @@ def open_source(db: str) -> Any:
     except Exception:
         raise StatsError(f"{db} has no analytic tables yet: {hint}") from None
     return source
+
+
+def warn_if_behind(db: str) -> None:
+    """A line on stderr when events were stored after the last `warledger views DB` run:
+    the figures leave them out (stats reads the tables, it does not write them)."""
+    events, games = views_behind(db)
+    if events:
+        from domain.words import counted
+        from warledger.cli import warn
+
+        warn(f"the analytic tables are {counted(events, 'event')} ({counted(games, 'game')}) "
+             f"behind the log; the figures leave them out: run `warledger views {db}` to "
+             "catch up")
+
+
+def views_behind(db: str) -> tuple[int, int]:
+    """(events, games) stored after the analytic tables' last catch-up."""
+    if db.startswith(("postgresql://", "postgres://")):
+        return postgres_views_behind(db)
+    import sqlite3
+
+    from replay.service import GameService
+    from replay.views import ANALYTICS
+
+    views = sqlite3.connect(f"file:{db}.views?mode=ro", uri=True)
+    events = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        row = views.execute("select notification_id from tracking where application = ?",
+                            (f"{GameService.name}:{ANALYTICS}",)).fetchone()
+        found = events.execute("select count(*), count(distinct originator_id) from "
+                               "stored_events where rowid > ?", (int(row[0]) if row else 0,))
+        behind = found.fetchone()
+    except sqlite3.Error:  # an event store of another shape: nothing to compare
+        return 0, 0
+    finally:
+        views.close()
+        events.close()
+    return int(behind[0]), int(behind[1])
+
+
+def postgres_views_behind(db: str) -> tuple[int, int]:
+    """`views_behind` on PostgreSQL: the analytics projection's tracking against the
+    events table (`replay.pg_views`)."""
+    from psycopg.sql import SQL
+
+    from replay.pg_views import EVENTS_TABLE, PgViews
+
+    views = PgViews(db)
+    try:
+        with views.recorder.datastore.transaction(commit=False) as curs:
+            curs.execute(SQL(f"select count(*) as n, count(distinct originator_id) as g "
+                             f"from {EVENTS_TABLE} where notification_id > %s"),
+                         (views.tracked(),))
+            row = curs.fetchone()
+    finally:
+        views.close()
+    return (int(row["n"]), int(row["g"])) if row else (0, 0)
 
 
 def cell(value: Any) -> str:

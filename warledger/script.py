@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 from pydantic import (
     BaseModel,
@@ -106,6 +107,8 @@ class Script(BaseModel):
 
     #: Where relative file names in `options` are read from (the script's folder).
     _base_dir: Path = PrivateAttr(default=Path("."))
+    #: What its errors are prefixed with (its file name, as other script errors are).
+    _source: str = PrivateAttr(default="script")
 
     def setup(self) -> Setup:
         """The game's set-up part (file options read and inlined)."""
@@ -166,8 +169,14 @@ def parse_script(data: Any, source: str = "script") -> Script:
     if steps is not None and len(steps) > MAX_STEPS:
         raise ScriptError(f"{source}: steps: {len(steps):,} steps; a script holds at most "
                           f"{MAX_STEPS:,}")
-    # Steps are read one by one as the game runs (a bad step is refused with INPUT).
-    return script.model_copy(update={"steps": steps or []})
+    for index, step in enumerate(steps or []):
+        if not isinstance(step, dict):  # CONTRACT section 1: each step is a mapping
+            raise ScriptError(f"{source}: steps[{index}]: a step must be a mapping "
+                              f"{{by: PLAYER, do: COMMAND, ...}}, not {type(step).__name__}")
+    # Steps are judged one by one as the game runs (a bad command is refused with INPUT).
+    script = script.model_copy(update={"steps": steps or []})
+    script._source = source
+    return script
 
 
 def load_script(path: str | Path) -> Script:
@@ -198,9 +207,7 @@ def run_script(
     service: GameService, script: Script, before_step: BeforeStep | None = None
 ) -> dict[str, Any]:
     """Run every step in order; the CONTRACT result object."""
-    setup = script.setup()
-    find_ruleset(setup.ruleset).validate_options(setup.options)
-    game_id = service.start(setup)
+    game_id = start_game(service, script)
     steps = []
     for index, step in enumerate(script.steps):
         data, dice, problem = split_step(step)
@@ -213,6 +220,21 @@ def run_script(
         steps.append(outcome.as_step(index))
     game = service.load(game_id)
     return {"game_id": str(game_id), "steps": steps, "state": state_view(game.state)}
+
+
+def start_game(service: GameService, script: Script) -> UUID:
+    """Start the script's game; a set-up it cannot start (a unit off the board, a value
+    out of range, an unknown option) is a `ScriptError` naming the script, as every
+    other malformed-file error does."""
+    try:
+        setup = script.setup()
+        find_ruleset(setup.ruleset).validate_options(setup.options)
+        return service.start(setup)
+    except ScriptError as error:
+        message = str(error)
+        if message.startswith(f"{script._source}: "):
+            raise
+        raise ScriptError(f"{script._source}: {message}") from None
 
 
 def check_expectations(script: Script, result: dict[str, Any]) -> list[str]:

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 
 from replay.stats import chi_square_p, wilson
+from replay.storage import redact
 from tests.analytics_data import synthetic_views
+from tests.conftest import POSTGRES_SKIP_REASON, POSTGRES_URL
 from warledger.cli import main
 
 
@@ -202,3 +204,87 @@ def test_plots_are_written_for_each_pictured_figure(
         assert picture.read_bytes().startswith(b"\x89PNG") and "wrote" in out
     code, _, err = stats(capsys, db, "rules", "--plot", str(tmp_path / "r.png"))
     assert code == 2 and "no picture of rules" in err
+
+
+# -- views behind the log: a warning on stderr -----------------------------------------------
+SMALL_GAME = """\
+ruleset: w40k-10
+board: {width: 48, height: 48}
+players: [red, blue]
+units:
+  - {id: r1, owner: red, name: Intercessors, x: 10, y: 10, models: 10, keywords: [infantry]}
+  - {id: b1, owner: blue, name: Guardsmen, x: 10, y: 30, models: 10, keywords: [infantry]}
+steps:
+  - {by: red, do: next_phase}
+"""
+
+
+def behind_warning(capsys: pytest.CaptureFixture[str], db: str) -> str:
+    code, out, err = stats(capsys, db, "dice", "--json")
+    assert code == 0, err
+    assert "dice" in json.loads(out)  # the figures still print, from the tables as they are
+    return err
+
+
+def play_and_catch_up(tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "small.yaml"
+    script.write_text(SMALL_GAME)
+    assert main(["run", str(script), "--db", db]) == 0
+    assert main(["views", db]) == 0
+    capsys.readouterr()
+
+
+def check_warns_when_behind(tmp_path: Path, db: str,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    play_and_catch_up(tmp_path, db, capsys)
+    assert behind_warning(capsys, db) == ""  # caught up: not a word
+
+    assert main(["step", db, "last", '{"by": "red", "do": "next_phase"}']) == 0
+    assert main(["run", str(tmp_path / "small.yaml"), "--db", db]) == 0  # a second game
+    capsys.readouterr()
+    err = behind_warning(capsys, db)
+    assert "the analytic tables are " in err and "events (2 games) behind the log" in err
+    assert err.startswith("warledger: warning: the analytic tables are ")
+    assert f"run `warledger views {redact(db)}` to catch up" in err and "Traceback" not in err
+
+    assert main(["views", db]) == 0
+    capsys.readouterr()
+    assert behind_warning(capsys, db) == ""
+
+
+def test_stats_warns_when_events_were_stored_after_the_last_views_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    check_warns_when_behind(tmp_path, str(tmp_path / "games.db"), capsys)
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(POSTGRES_URL is None, reason=POSTGRES_SKIP_REASON)
+def test_stats_warns_when_the_postgresql_views_are_behind(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.dice_game import DICE  # noqa: F401  (the shared database holds other tests'
+    #                                                  games of the test-dice rule set)
+
+    assert POSTGRES_URL is not None
+    check_warns_when_behind(tmp_path, POSTGRES_URL, capsys)
+
+
+def test_an_unwritable_export_or_plot_is_one_clear_line(
+        db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    for args in (["--export", str(blocker / "out")], ["dice", "--plot", str(blocker / "d.png")]):
+        code, _, err = stats(capsys, db, *args)
+        assert code == 2 and err.startswith(f"warledger: cannot write {blocker}/"), err
+        assert "Not a directory" in err and "unexpected" not in err and err.count("\n") == 1
+
+
+def test_explain_of_a_figure_without_rows_says_there_is_none(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "games.db")
+    play_and_catch_up(tmp_path, db, capsys)  # one game: no refusals, no undos
+
+    code, _, err = stats(capsys, db, "rules", "--explain", "1")
+    assert (code, err) == (2, "warledger: rules has no rows in these games: there is no row "
+                              "to explain\n")
+    code, _, err = stats(capsys, db, "results", "--explain", "1")
+    assert code == 2 and "results has no rows in these games" in err

@@ -161,7 +161,7 @@ def test_infinity_option_values_are_checked_before_the_game_starts(
 def test_mage_knight_option_values_are_checked_before_the_game_starts(
     play: Play, options: dict[str, Any]
 ) -> None:
-    with pytest.raises(ScriptError, match=r"^options\."):
+    with pytest.raises(ScriptError, match=r"^script: options\."):
         play({**script("mageknight-2"), "options": options})
 
 

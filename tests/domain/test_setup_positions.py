@@ -39,7 +39,7 @@ def test_units_fielded_on_top_of_each_other_are_malformed(ruleset: str, refusal:
     with pytest.raises(ScriptError) as malformed:
         field(ruleset, [unit("a", "red", 20, 20), unit("b", "blue", 20.5, 20)])
 
-    assert str(malformed.value).startswith(refusal)
+    assert str(malformed.value).startswith(f"script: {refusal}")  # the script named
 
 
 @pytest.mark.parametrize("ruleset, kinds, refusal", [
@@ -58,7 +58,7 @@ def test_a_unit_fielded_on_terrain_that_blocks_movement_is_malformed(
         with pytest.raises(ScriptError) as malformed:
             field(ruleset, [unit("a", "red", 20, 20)], [{**WALL, "kind": kind}])
 
-        assert str(malformed.value).startswith(refusal.format(kind=kind))
+        assert str(malformed.value).startswith(f"script: {refusal.format(kind=kind)}")
 
 
 def test_t9a_blocking_terrain_does_not_block_so_a_unit_may_stand_on_it() -> None:

@@ -253,8 +253,14 @@ def test_a_game_stored_without_a_key_verifies_as_before_and_can_be_signed(
     assert GameService(db).handle(game_id, GRENADE).rule == "STR-16"  # loads as before
 
     monkeypatch.setenv(KEY_ENV, KEY.decode())
-    assert main(["verify", db, str(game_id)]) == 1
-    assert "no head of this game is signed" in capsys.readouterr().out
+    # An honest game stored without the key is not tampered: its chain and decisions are
+    # checked, its heads reported unsigned, with the command that adopts it (exit 0).
+    assert main(["verify", db, str(game_id)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("ok: 13 events, 2 steps; hash chain and every decision")
+    assert "its heads are unsigned (stored without WARLEDGER_KEY)" in captured.out
+    assert f"`warledger verify {db} {game_id} --sign-head` adopts it" in captured.out
+    assert "BAD" not in captured.out and "carries no" not in captured.err
     step = main(["step", db, str(game_id), orjson.dumps(GRENADE).decode()])
     assert step == 2 and "has no head signed with WARLEDGER_KEY" in capsys.readouterr().err
 
@@ -263,6 +269,56 @@ def test_a_game_stored_without_a_key_verifies_as_before_and_can_be_signed(
     assert main(["step", db, str(game_id), orjson.dumps(GRENADE).decode()]) == 1  # refused
     assert "STR-16" in capsys.readouterr().out
     assert main(["verify", db, str(game_id)]) == 0
+    out = capsys.readouterr().out
+    assert "every head signed with WARLEDGER_KEY checks out" in out and "unsigned" not in out
+
+
+def test_a_keyed_game_whose_signed_heads_were_removed_is_not_taken_for_an_unsigned_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its snapshots still carry this key's MAC: it was stored with the key, so the heads
+    missing from it were removed (exit 1). With the snapshots gone too nothing tells it
+    from a game stored without the key: verify says unsigned, and a keyed server still
+    decides nothing on it until it is adopted."""
+    db, game_id, version = grenade_game(tmp_path, KEY)
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM warledger_heads")
+    monkeypatch.setenv(KEY_ENV, KEY.decode())
+
+    assert main(["verify", db, str(game_id)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"BAD event {version}: no head of this game is signed")
+    assert "its signed heads were removed" in out
+
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM stored_snapshots")
+    assert main(["verify", db, str(game_id)]) == 0
+    assert "its heads are unsigned" in capsys.readouterr().out
+    service, _ = keyed(db)
+    with pytest.raises(TamperedGameError, match="has no head signed with WARLEDGER_KEY"):
+        service.handle(game_id, GRENADE)
+
+
+def test_verify_without_the_key_says_a_keyed_game_s_heads_were_not_checked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    db, game_id, _ = grenade_game(tmp_path, KEY)
+    assert main(["verify", db, str(game_id)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ok: 13 events, 2 steps")
+    assert "its WARLEDGER_KEY heads were NOT checked (no key given" in out
+
+    with sqlite3.connect(db) as conn:  # no head rows, but the snapshots' MACs tell
+        conn.execute("DELETE FROM warledger_heads")
+    assert main(["verify", db, str(game_id)]) == 0
+    assert "heads were NOT checked" in capsys.readouterr().out
+
+    (tmp_path / "plain").mkdir()
+    plain, plain_id, _ = grenade_game(tmp_path / "plain", None)  # no heads table at all
+    assert main(["verify", plain, str(plain_id)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ok: 13 events") and "WARLEDGER_KEY" not in out
 
 
 def test_sign_head_never_re_signs_a_game_another_key_signed(
@@ -336,3 +392,27 @@ def test_two_keyed_services_on_one_postgresql_take_turns_without_a_false_alarm()
     finally:
         a.close()
         b.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(POSTGRES_URL is None, reason=POSTGRES_SKIP_REASON)
+def test_on_postgresql_verify_says_which_heads_it_checked() -> None:
+    from domain.datafile import parse_yaml
+    from replay.verify import SIGNED, UNCHECKED, UNSIGNED
+    from warledger.script import parse_script
+
+    assert POSTGRES_URL is not None
+    setup = parse_script(parse_yaml(GRENADE_GAME), "grenade").setup()
+    signed, plain = GameService(POSTGRES_URL, key=KEY), GameService(POSTGRES_URL)
+    try:
+        keyed_game, plain_game = signed.start(setup), plain.start(setup)
+        verdicts = {(name, which): verify_game(service, game)
+                    for name, service in (("key", signed), ("none", plain))
+                    for which, game in (("keyed", keyed_game), ("plain", plain_game))}
+        assert all(verdict.ok for verdict in verdicts.values()), verdicts
+        assert {k: v.heads for k, v in verdicts.items()} == {
+            ("key", "keyed"): SIGNED, ("key", "plain"): UNSIGNED,
+            ("none", "keyed"): UNCHECKED, ("none", "plain"): ""}
+    finally:
+        signed.close()
+        plain.close()

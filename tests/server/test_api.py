@@ -64,6 +64,52 @@ def test_no_seat_can_act_for_another(client: TestClient) -> None:
     assert after.text == before.text  # nothing was written
 
 
+def test_a_request_with_two_different_tokens_names_no_seat(client: TestClient) -> None:
+    """Principle 6: the seat is the token's. A header and a query, or the query twice,
+    with different tokens are refused (400), never one of them picked; the same token
+    twice is one token."""
+    game = create(client)
+    red, blue = game["seats"]["red"], game["seats"]["blue"]
+    base = f"/games/{game['game']}"
+    before = client.get(f"{base}/export", headers=auth(game["seats"]["judge"])).text
+    for url, headers in ((f"{base}/state?token={red}&token={blue}", {}),
+                         (f"{base}/state?token={blue}", auth(red)),
+                         (f"{base}/commands?token={blue}", auth(red))):
+        response = (client.post(url, headers=headers, json={"do": "next_phase"})
+                    if "/commands" in url else client.get(url, headers=headers))
+        assert response.status_code == 400, response.text
+        assert response.json() == {"error": "two_tokens", "message": "send one seat's token: "
+                                   "this request carries 2 different tokens"}
+    assert client.get(f"{base}/export", headers=auth(game["seats"]["judge"])).text == before
+    same = client.get(f"{base}?token={red}", headers=auth(red))
+    assert same.status_code == 200 and same.json()["seat"] == "red"
+
+
+def test_the_server_draws_each_game_s_seed_and_the_creator_s_is_not_used(
+        client: TestClient, db: str) -> None:
+    """CORE-DICE, principle 5: a seed someone at the table chose (or the default 0, or a
+    small one found from its public commitment) would let them foresee every digital
+    die. The server seals a seed of its own; the game verifies and reveals as any."""
+    from uuid import UUID
+
+    from domain.dice import seed_commitment
+    from replay.service import GameService
+    from replay.verify import verify_game
+
+    chosen = {**setup_of("t9a-turns.yaml"), "seed": 7}
+    games = [client.post("/games", json=body).json()["game"]
+             for body in (chosen, chosen, {k: v for k, v in chosen.items() if k != "seed"})]
+    service = GameService(db)
+    seeds = [service.load(UUID(game)).state.seed for game in games]
+    assert len(set(seeds)) == 3 and not {7, 0} & set(seeds), seeds
+    for game, seed in zip(games, seeds, strict=True):
+        assert seed is not None and seed.bit_length() > 32
+        state = service.load(UUID(game)).state
+        assert state.seed_commitment == seed_commitment(seed) != seed_commitment(7)
+        assert verify_game(service, UUID(game)).ok
+    service.close()
+
+
 def test_an_operator_with_the_database_but_no_token_cannot_act(
         client: TestClient, db: str) -> None:
     """Reading every stored hash gives no token: a hash is no token, nor is no token."""

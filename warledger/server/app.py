@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -31,7 +32,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from domain.errors import ScriptError
-from domain.ruleset import find_ruleset
+from domain.ruleset import Setup, find_ruleset
 from events.envelope import GameEvent
 from projections.state_view import state_hash, state_view
 from replay.export import Seer, export_lines, full_line, numbered_for, player_line
@@ -350,7 +351,7 @@ class Server:
             if isinstance(entries, list) and any(isinstance(e, str) for e in entries):
                 raise ScriptError(f"the set-up: options.{name}: give the data itself; "
                                   "a server reads no files")
-        setup = script.setup()
+        setup = with_secret_seed(script.setup())
         ruleset.validate_options(setup.options)
         with self.lock:
             game_id = self.service.start(setup)
@@ -370,11 +371,26 @@ class Server:
         }
 
 
+def with_secret_seed(setup: Setup) -> Setup:
+    """The set-up with a seed the server draws (CORE-DICE): the set-up's own (the
+    creator's choice, or the default 0) is known to someone at the table, and with it,
+    or with a small one found from its public commitment, every digital die could be
+    foreseen (principle 5). The seed is sealed in the log as in any game (`reveal`)."""
+    return setup.model_copy(update={"seed": secrets.randbits(63)})
+
+
 def bearer_token(request: Request) -> str | None:
+    """The one token a request carries (its Bearer header or `?token=`). Two different
+    tokens (a header and a query, or the query twice) name no one seat: refused, never
+    one picked (identity comes from the token, principle 6)."""
+    given = [t for t in request.query_params.getlist("token") if t]
     header = request.headers.get("authorization", "")
-    if header[:7].lower() == "bearer ":
-        return header[7:].strip() or None
-    return request.query_params.get("token") or None
+    if header[:7].lower() == "bearer " and header[7:].strip():
+        given.insert(0, header[7:].strip())
+    if len(set(given)) > 1:
+        raise ApiError(400, "two_tokens", "send one seat's token: this request carries "
+                       f"{len(set(given))} different tokens")
+    return given[0] if given else None
 
 
 async def read_body(request: Request, limit: int) -> bytes:

@@ -1,0 +1,38 @@
+"""`warledger serve` refuses what it cannot serve on with one line (principle 3), before
+it says it is serving and before it opens the store."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from tests.cli_helpers import run_cli
+
+
+@pytest.mark.parametrize("port", ["-5", "65536", "abc"])
+def test_a_port_that_is_no_port_is_a_usage_error(
+        port: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as usage:
+        run_cli(capsys, "serve", "--port", port)
+    err = capsys.readouterr().err
+    assert usage.value.code == 2
+    assert f"argument --port: {port!r} is not a port: give a whole number from 1 to 65535" in err
+
+
+def test_a_port_in_use_or_a_foreign_host_is_one_line_and_opens_no_store(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "games.db"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = run_cli(capsys, "serve", "--db", str(db), "--port", str(port))
+    assert (code, out) == (2, "")
+    assert err == f"warledger: cannot serve on 127.0.0.1:{port}: Address already in use\n"
+
+    code, out, err = run_cli(capsys, "serve", "--db", str(db), "--host", "256.1.1.1")
+    assert (code, out) == (2, "") and err.startswith("warledger: cannot serve on 256.1.1.1:8080")
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not db.exists()
