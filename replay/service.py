@@ -61,6 +61,7 @@ from replay.keyed import (
     sign_snapshot,
 )
 from replay.mapper import OrjsonTranscoder, PydanticMapper
+from replay.past_states import PastStates
 from replay.snapshots import Warn, trusted_game
 from replay.storage import schema_setup_lock, storage_env
 
@@ -104,7 +105,7 @@ class LazyHistory:
         if self._log is None:
             self._log = LogHistory(
                 self._tail[::-1],
-                lambda version: self.service.game_at(self.game_id, version).state,
+                lambda version: self.service.state_after(self.game_id, version),
             )
         return self._log
 
@@ -319,6 +320,8 @@ class GameService(Application[UUID]):
         self.warn: Warn | None = None
         #: Commands are decided one at a time per service, so threads may share one.
         self._lock = RLock()
+        #: The states this service's commands were decided on (undo and redo read them).
+        self._past = PastStates()
 
     # -- wiring (eventsourcing factory methods) --------------------------------
     def construct_recorder(self) -> ApplicationRecorder:
@@ -388,7 +391,7 @@ class GameService(Application[UUID]):
         game = self.decision_copy(game_id)
         if expect_event is not None:
             game = self._at_expected_event(game, expect_event, by)
-        decided_at = game.version
+        decided_at, decided_on = game.version, game.state
         try:
             parsed, facts = self._decide(game, command, dice, received)
         except RuleViolation as refusal:
@@ -403,6 +406,7 @@ class GameService(Application[UUID]):
             except RecordConflictError:
                 first, do = facts, parsed.do
             else:
+                self._past.keep(game_id, decided_at, decided_on)
                 return accepted(facts, game)
         if expect_event is not None:
             head = self.head_seen_by(self.load(game_id), by)
@@ -440,6 +444,7 @@ class GameService(Application[UUID]):
         what the first one meant (`retry_keeps_meaning`)."""
         self._cache.pop(game_id, None)
         game = self.decision_copy(game_id)
+        decided_at, decided_on = game.version, game.state
         try:
             _, facts = self._decide(game, command, dice, received)
         except RuleViolation as refusal:
@@ -455,6 +460,7 @@ class GameService(Application[UUID]):
             raise ConcurrentWriteError(
                 "another writer keeps changing this game; nothing was written, try again"
             ) from None
+        self._past.keep(game_id, decided_at, decided_on)
         return replace(accepted(facts, game), retried=True)
 
     def _decide(
@@ -600,6 +606,13 @@ class GameService(Application[UUID]):
         if game is None:
             raise GameNotFoundError(f"no game {game_id} in this store")
         return game
+
+    def state_after(self, game_id: UUID, version: int) -> GameState:
+        """The game's state after event `version`, for undo and redo: a state this
+        service decided a command on, if it kept it (`replay.past_states`), else
+        from the log (`game_at`)."""
+        kept = self._past.state_after(game_id, version)
+        return kept if kept is not None else self.game_at(game_id, version).state
 
     def history(self, game_id: UUID, head_hash: str | None = None) -> History:
         """The game's past, read lazily (only undo and redo ask for it); with a server

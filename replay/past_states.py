@@ -1,0 +1,71 @@
+"""The states a service's own commands were decided on, kept for undo and redo.
+
+An accepted undo records the state before the first undone step (`StepsUndone`,
+CORE-UNDO-OWN), and a redo the state after the last redone one. Both are states
+the service held in memory a moment ago: each command is decided on the game as
+it stood (its state at event `v`), and once its events are stored that state
+object is dropped from the game (`settle` decides on a working copy that shares
+nothing mutable with it) and nothing changes it again. Keeping it answers
+"the state after event v" without time travel (a snapshot plus the events after
+it, and a rebuild check of early snapshots), which was most of a consent's cost.
+
+It is a cache of a function of the log, never a second source of truth:
+
+- a state is kept only after the events decided on it were stored at the next
+  versions, so the log holds exactly the events it was folded from;
+- history is never rewritten (principle 4), so the state at a version never
+  changes; undo and redo are new events, at new versions;
+- anything not kept (another server's commands, older steps, a restarted server)
+  is asked of the log as before, and the fact recorded is the same either way
+  (tests/replay/test_past_states.py).
+
+Bounded: `PER_GAME` versions of each of the `GAMES` games decided on last.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from threading import Lock
+from uuid import UUID
+
+from domain.state import GameState
+
+
+class PastStates:
+    """(game, version) → the state after that event, for the latest commands."""
+
+    #: Versions kept per game: an undo of the latest few steps of play (a step, its
+    #: undo request and the answer are three commands) never reads the log.
+    PER_GAME = 12
+    #: Games kept (the least recently decided go first).
+    GAMES = 256
+
+    def __init__(self, per_game: int = PER_GAME, games: int = GAMES) -> None:
+        self.per_game = per_game
+        self.games = games
+        self._states: OrderedDict[UUID, OrderedDict[int, GameState]] = OrderedDict()
+        self._lock = Lock()
+
+    def keep(self, game_id: UUID, version: int, state: GameState) -> None:
+        """`state` is the game after event `version`, and the events after it are
+        stored: nobody may change `state` any more (the caller drops it)."""
+        with self._lock:
+            kept = self._states.get(game_id)
+            if kept is None:
+                kept = self._states[game_id] = OrderedDict()
+                while len(self._states) > self.games:
+                    self._states.popitem(last=False)
+            self._states.move_to_end(game_id)
+            kept[version] = state
+            while len(kept) > self.per_game:
+                kept.popitem(last=False)
+
+    def state_after(self, game_id: UUID, version: int) -> GameState | None:
+        """The kept state after event `version`, or None (ask the log)."""
+        with self._lock:
+            kept = self._states.get(game_id)
+            return None if kept is None else kept.get(version)
+
+    def forget(self, game_id: UUID) -> None:
+        with self._lock:
+            self._states.pop(game_id, None)
