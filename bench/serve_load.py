@@ -11,7 +11,10 @@ latency from sending a command to the opponent's stream showing its StepTaken (p
 p99), conflicts (409) and errors. With `--kill`, one server is killed with kill -9
 half-way; its streams reconnect to another server with Last-Event-ID and its drivers
 send there. `--think S`: each player waits S seconds between commands (a person's
-pace; 0, the default, sends the next command as soon as the last was seen). The
+pace; 0, the default, sends the next command as soon as the last was seen).
+`--jitter J`: each wait is S × a uniform draw in [1−J, 1+J], and the games start
+spread over one think time (people do not all press at the same instant; without it
+every game sends in the same instant, every S seconds: a burst per step). The
 latency is also split: "answer" is the command's own round trip (queueing and
 deciding), "wake" the time from that answer to the opponent's stream showing it.
 At the end every stream's ids are compared with the seat's export: events missed
@@ -21,6 +24,7 @@ or repeated must be 0, and every game must verify.
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import threading
 import time
@@ -38,9 +42,13 @@ class Driver(threading.Thread):
     """Plays one game until the deadline: red moves, red asks to undo, blue consents."""
 
     def __init__(self, game: dict[str, Any], servers: list[ServeProcess], home: int,
-                 streams: dict[str, StreamClient], deadline: float, think: float = 0.0) -> None:
+                 streams: dict[str, StreamClient], deadline: float, think: float = 0.0,
+                 jitter: float = 0.0, seed: int = 0) -> None:
         super().__init__(daemon=True)
-        self.think = think
+        self.think, self.jitter = think, jitter
+        self.random = random.Random(seed)
+        #: The answer times of each kind of command (move, request_undo, consent).
+        self.answers_by: dict[str, list[float]] = {}
         self.answers: list[float] = []
         self.wakes: list[float] = []
         self.game, self.servers, self.home = game, servers, home
@@ -75,6 +83,7 @@ class Driver(threading.Thread):
         self.commands += 1
         answered = time.monotonic()
         self.answers.append(answered - started)
+        self.answers_by.setdefault(str(body["do"]), []).append(answered - started)
         while time.monotonic() < started + 10:
             try:
                 _, data, got = opponent.got.get(timeout=10)
@@ -85,11 +94,17 @@ class Driver(threading.Thread):
                 self.latencies.append(got - started)
                 self.wakes.append(max(0.0, got - answered))
                 if self.think:
-                    time.sleep(self.think)
+                    time.sleep(self.pause())
                 return
         self.errors += 1  # the opponent never saw it
 
+    def pause(self) -> float:
+        """A player's thinking time: `think`, spread by `jitter`."""
+        return self.think * self.random.uniform(1 - self.jitter, 1 + self.jitter)
+
     def run(self) -> None:
+        if self.jitter:  # the games start spread over one think time
+            time.sleep(self.random.uniform(0, self.think))
         self.send("red", {"do": "next_phase"})
         cycle = 0
         while time.monotonic() < self.deadline:
@@ -108,6 +123,9 @@ def main() -> None:
     parser.add_argument("--kill", action="store_true", help="kill -9 one server half-way")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a player waits between commands (default 0)")
+    parser.add_argument("--jitter", type=float, default=0.0,
+                        help="spread each wait by ±this fraction, and the games' starts "
+                        "over one wait (default 0: every game in step)")
     args = parser.parse_args()
 
     servers = [ServeProcess(args.db) for _ in range(args.servers)]
@@ -137,8 +155,9 @@ def run(args: argparse.Namespace, servers: list[ServeProcess]) -> None:
                 client.got.get()
     started = time.monotonic()
     deadline = started + args.seconds
-    drivers = [Driver(game, servers, home, pair, deadline, args.think)
-               for (game, home, _), pair in zip(games, streams, strict=True)]
+    drivers = [Driver(game, servers, home, pair, deadline, args.think,
+                      getattr(args, "jitter", 0.0), seed=index)
+               for index, ((game, home, _), pair) in enumerate(zip(games, streams, strict=True))]
     for driver in drivers:
         driver.start()
     killed = None
@@ -171,8 +190,12 @@ def run(args: argparse.Namespace, servers: list[ServeProcess]) -> None:
     p50, p99 = percentiles([x for d in drivers for x in d.latencies])
     answer50, answer99 = percentiles([x for d in drivers for x in d.answers])
     wake50, wake99 = percentiles([x for d in drivers for x in d.wakes])
-    print(f"think {args.think} s; answer p50/p99 {answer50:.1f}/{answer99:.1f} ms; "
-          f"wake p50/p99 {wake50:.1f}/{wake99:.1f} ms")
+    print(f"think {args.think} s, jitter {getattr(args, 'jitter', 0.0)}; answer p50/p99 "
+          f"{answer50:.1f}/{answer99:.1f} ms; wake p50/p99 {wake50:.1f}/{wake99:.1f} ms")
+    kinds = sorted({kind for d in drivers for kind in d.answers_by})
+    print("answer p50/p99 ms by command: " + "; ".join(
+        "{} {:.1f}/{:.1f}".format(kind, *percentiles(
+            [x for d in drivers for x in d.answers_by.get(kind, [])])) for kind in kinds))
     print("| servers | games | seconds | commands | commands/s | p50 ms | p99 ms | "
           "conflicts | refused | no answer | errors | killed | missed | repeated | unverified |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")

@@ -52,6 +52,8 @@ MAX_BODY = 1 << 20
 POLL_SECONDS = 0.02
 #: The seats whose numbered events a server keeps (the least recently used go first).
 MAX_SEERS = 512
+#: The games a server remembers it has found (a game, once started, is never removed).
+KNOWN_GAMES = 4096
 #: A stream sends a comment this often when nothing happens (keeps proxies open).
 KEEPALIVE_SECONDS = 15.0
 
@@ -212,6 +214,9 @@ class Server:
         #: `MAX_SEERS`, so memory does not grow with the games a server has seen.
         self.seers: OrderedDict[tuple[UUID, str], tuple[Seer, list[tuple[int, GameEvent]]]] = \
             OrderedDict()
+        #: Games found in the store lately (`KNOWN_GAMES`): no read to know they exist.
+        self.known_games: OrderedDict[UUID, None] = OrderedDict()
+        self.known_lock = threading.Lock()
 
     def close(self) -> None:
         """Close the stores, once no worker thread is reading them."""
@@ -230,8 +235,16 @@ class Server:
             game_id = UUID(text)
         except ValueError:
             raise ApiError(404, "unknown_game", f"no game {text!r} on this server") from None
+        with self.known_lock:
+            if game_id in self.known_games:
+                self.known_games.move_to_end(game_id)
+                return game_id
         if not self.service.recorder.select_events(game_id, limit=1):
             raise ApiError(404, "unknown_game", f"no game {text} on this server")
+        with self.known_lock:
+            self.known_games[game_id] = None
+            while len(self.known_games) > KNOWN_GAMES:
+                self.known_games.popitem(last=False)
         return game_id
 
     def seat(self, request: Request, game_id: UUID) -> Seat:
@@ -314,9 +327,10 @@ class Server:
         from warledger.cli import step_result
 
         with self.lock:
-            step = self.service.load(game_id).state.step + 1  # the step it would have been
             outcome = self.decide(game_id, seat, data, dice, if_match)
             if not outcome.accepted:
+                # A refusal leaves the game as it was: the step it would have been.
+                step = self.service.load(game_id).state.step + 1
                 self.seats.record_attempt(game_id, seat.seat, step, data, outcome.rule,
                                           outcome.message)
                 return 422, step_result(self.service, game_id, outcome, seat.seat)

@@ -21,6 +21,7 @@ import hmac
 import secrets
 import sqlite3
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -85,6 +86,11 @@ class Attempt:
                 "rule": self.rule, "message": self.message}
 
 
+#: Seats a server remembers it has found (a seat, once issued, never changes): the
+#: tokens used last, so a command does not ask the database who its token is.
+KNOWN_SEATS = 4096
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -109,6 +115,9 @@ class SeatStore:
         self._memory = sqlite3.connect(":memory:", check_same_thread=False) \
             if db == ":memory:" else None
         self._memory_lock = threading.Lock()
+        #: Token hash -> (game id, role, seat) of seats found lately (`KNOWN_SEATS`).
+        self._known: OrderedDict[str, tuple[str, str, str]] = OrderedDict()
+        self._known_lock = threading.Lock()
         serial = "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY" if self.postgres \
             else "INTEGER PRIMARY KEY AUTOINCREMENT"
         for statement in SCHEMA:
@@ -167,12 +176,32 @@ class SeatStore:
         """The seat a token holds in this game, or None (a wrong token, or another
         game's)."""
         wanted = token_hash(token)
-        rows = self._run("SELECT token_hash, game_id, role, seat FROM warledger_seats "
-                         "WHERE token_hash = ?", (wanted,))
+        rows = self._known_rows(wanted)
+        if rows is None:
+            rows = self._run("SELECT token_hash, game_id, role, seat FROM warledger_seats "
+                             "WHERE token_hash = ?", (wanted,))
         for stored, game, role, seat in rows:
             if hmac.compare_digest(str(stored), wanted) and game == str(game_id):
+                self._remember(wanted, (str(game), str(role), str(seat)))
                 return Seat(game_id, str(role), str(seat))
         return None
+
+    def _known_rows(self, wanted: str) -> list[tuple[Any, ...]] | None:
+        """The seat row of a token hash found before, or None (ask the database). Only
+        tokens that held a seat are remembered: a wrong one is always looked up."""
+        with self._known_lock:
+            known = self._known.get(wanted)
+            if known is None:
+                return None
+            self._known.move_to_end(wanted)
+        return [(wanted, *known)]
+
+    def _remember(self, wanted: str, row: tuple[str, str, str]) -> None:
+        with self._known_lock:
+            self._known[wanted] = row
+            self._known.move_to_end(wanted)
+            while len(self._known) > KNOWN_SEATS:
+                self._known.popitem(last=False)
 
     # -- refused attempts ---------------------------------------------------------------
     def record_attempt(self, game_id: UUID, seat: str, step: int, command: dict[str, Any],
