@@ -49,6 +49,8 @@ class Driver(threading.Thread):
         self.random = random.Random(seed)
         #: The answer times of each kind of command (move, request_undo, consent).
         self.answers_by: dict[str, list[float]] = {}
+        #: The latencies of play: all but the game's opening `next_phase`.
+        self.play: list[float] = []
         self.answers: list[float] = []
         self.wakes: list[float] = []
         self.game, self.servers, self.home = game, servers, home
@@ -92,6 +94,8 @@ class Driver(threading.Thread):
             fact = data["fact"]
             if fact["type"] == "StepTaken" and fact["by"] == by:
                 self.latencies.append(got - started)
+                if body["do"] != "next_phase":
+                    self.play.append(got - started)
                 self.wakes.append(max(0.0, got - answered))
                 if self.think:
                     time.sleep(self.pause())
@@ -192,6 +196,9 @@ def run(args: argparse.Namespace, servers: list[ServeProcess]) -> None:
     wake50, wake99 = percentiles([x for d in drivers for x in d.wakes])
     print(f"think {args.think} s, jitter {getattr(args, 'jitter', 0.0)}; answer p50/p99 "
           f"{answer50:.1f}/{answer99:.1f} ms; wake p50/p99 {wake50:.1f}/{wake99:.1f} ms")
+    play50, play99 = percentiles([x for d in drivers for x in d.play])
+    print(f"play (each game's opening next_phase, sent by every game at one instant, left "
+          f"out): p50/p99 {play50:.1f}/{play99:.1f} ms")
     kinds = sorted({kind for d in drivers for kind in d.answers_by})
     print("answer p50/p99 ms by command: " + "; ".join(
         "{} {:.1f}/{:.1f}".format(kind, *percentiles(

@@ -34,11 +34,13 @@ from domain.state import GameState
 class PastStates:
     """(game, version) → the state after that event, for the latest commands."""
 
-    #: Versions kept per game: an undo of the latest few steps of play (a step, its
-    #: undo request and the answer are three commands) never reads the log.
-    PER_GAME = 12
-    #: Games kept (the least recently decided go first).
-    GAMES = 256
+    #: Versions kept per game: the states before the latest commands, so an undo of
+    #: the latest step or few (asked for and answered: two more commands) never reads
+    #: the log.
+    PER_GAME = 6
+    #: Games kept (the least recently decided go first). A kept state is 10–25 KiB in
+    #: the example games (a structural copy shares frozen parts): a few MB in all.
+    GAMES = 128
 
     def __init__(self, per_game: int = PER_GAME, games: int = GAMES) -> None:
         self.per_game = per_game
