@@ -71,11 +71,14 @@ def rows_allow(cursor: object, rows: Iterable[Row]) -> bool:
     """Does one of these rows of a transitions table allow its trigger: all its
     `conditions` met and none of its `unless`? The table read directly, as the
     library would read it (asking the library adds a model per question, ~20-100 µs)."""
-    return any(
-        all(getattr(cursor, name)() for name in as_names(row.get("conditions")))
-        and not any(getattr(cursor, name)() for name in as_names(row.get("unless")))
-        for row in rows
-    )
+    return any(holds(cursor, as_names(row.get("conditions")), as_names(row.get("unless")))
+               for row in rows)
+
+
+def holds(cursor: object, conditions: Sequence[str], unless: Sequence[str]) -> bool:
+    """Are all these predicates of the cursor true, and none of `unless`?"""
+    return all(getattr(cursor, name)() for name in conditions) and not any(
+        getattr(cursor, name)() for name in unless)
 
 
 def destination(row: Row, position: str) -> str:
@@ -136,10 +139,12 @@ class TurnMachine:
         self._lock = RLock()
         #: The rows of each (trigger, machine state), in the table's order, as the
         #: library keeps them (a `*` source stands for every state).
-        self._rows_from: dict[tuple[str, str], list[Row]] = {}
+        #: Each row with its condition and `unless` names, read once.
+        self._rows_from: dict[tuple[str, str], list[tuple[Row, list[str], list[str]]]] = {}
         for row in self.rows:
+            read = (row, as_names(row.get("conditions")), as_names(row.get("unless")))
             for source in sources_of(row, self.states):
-                self._rows_from.setdefault((row["trigger"], source), []).append(row)
+                self._rows_from.setdefault((row["trigger"], source), []).append(read)
 
     def position(self, state: GameState) -> str:
         """The machine state that `state` records (its phase, for a turn machine)."""
@@ -189,8 +194,8 @@ class TurnMachine:
         the first, in the table's order, whose `conditions` all hold and none of whose
         `unless` does (the library's rule, read directly: asking the library costs
         ~50 µs a command)."""
-        for row in self._rows_from.get((trigger, cursor.phase), ()):
-            if rows_allow(cursor, (row,)):
+        for row, conditions, unless in self._rows_from.get((trigger, cursor.phase), ()):
+            if holds(cursor, conditions, unless):
                 return row
         return None
 
