@@ -1,11 +1,15 @@
 """Turn machines: a rule set's phases and the commands each allows, as a table.
 
 One `transitions.Machine` per rule set is built at import and shared; it never
-lives in the aggregate. To ask it something, a short-lived `Cursor` is put in
-the phase recorded by the state, asked (`may_<command>`) or fired, then
-removed. Trigger names are command names, so the table doubles as the list of
-what each phase allows; a command allowed without a phase change is an
-internal row (`dest: None`). Conditions are named predicates on the cursor.
+lives in the aggregate. A question (may this command fire? where does it lead?)
+is answered by reading the table directly, as the library reads it
+(`TurnMachine.row_taken`: the first row from the state's position whose
+conditions hold), on a short-lived `Cursor` standing where the state stands;
+`library_fire` / `library_allows` ask the library itself, and a test holds the
+two to the same answers over every example. Trigger names are command names, so
+the table doubles as the list of what each phase allows; a command allowed
+without a phase change is an internal row (`dest: None`). Conditions are named
+predicates on the cursor.
 """
 
 from __future__ import annotations

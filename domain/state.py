@@ -61,7 +61,10 @@ class StateModel(BaseModel):
         A structural copy, about ten times faster than `model_copy(deep=True)`:
         numbers, strings, tuples of them and frozen models are shared; lists, dicts
         and state models are copied. Which fields can hold something mutable is
-        read from the class's annotations once (`_field_copiers`)."""
+        read from the class's annotations once (`_field_copiers`). A dict of state
+        models (the units, the per-player records) is `CopiedOnRead`: each value is
+        copied when the decision first reads it, so a command that looks at two
+        units of forty copies two."""
         new = _NEW(type(self))
         values = dict(self.__dict__)
         for name, copy_of in _field_copiers(type(self)):
