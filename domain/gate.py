@@ -83,10 +83,10 @@ def settle(
 
 
 def check_input(state: GameState, command: Command, dice: DiceSource,
-                record: dict[str, Any] | None = None) -> None:
+                record: dict[str, Any]) -> None:
     """Gate 1 (INPUT): the values can be stored, the player and the units named
     exist, and the physical dice given can be dice. `record`: the command as
-    stored, if already made."""
+    stored (`Command.record`, made once per decision)."""
     check_storable(command, record)
     if command.by not in state.players and command.by != JUDGE:
         raise InputError(f"{command.by!r} is not a player in this game")
@@ -95,12 +95,10 @@ def check_input(state: GameState, command: Command, dice: DiceSource,
     dice.check_fit()
 
 
-def check_storable(command: Command, record: dict[str, Any] | None = None) -> None:
-    """INPUT: every value of the command can be stored and hashed as JSON
-    (whole numbers fit in 64 bits; no infinities or NaN), and no length or angle
-    is beyond what a table holds (`domain.limits`)."""
-    if record is None:
-        record = command.record()
+def check_storable(command: Command, record: dict[str, Any]) -> None:
+    """INPUT: every value of the command, as stored (`record`), can be stored and
+    hashed as JSON (whole numbers fit in 64 bits; no infinities or NaN), and no
+    length or angle is beyond what a table holds (`domain.limits`)."""
     try:
         orjson.dumps(record)
     except orjson.JSONEncodeError as error:
