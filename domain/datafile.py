@@ -300,6 +300,8 @@ def read_as(model: type[M], data: Any) -> M:
 def first_unreadable(data: Any, where: str) -> str | None:
     """Why a value of `data` cannot be stored as JSON, naming it: an infinity or NaN
     (JSON would write null) or a whole number beyond 64 bits; None if all can."""
+    if not any(_unreadable(value) for value in leaf_values(data)):
+        return None  # the common case, found without naming paths
     for path, value in leaves(data):
         name = ".".join(map(str, (where, *path) if where else path)) or "value"
         if isinstance(value, float) and not math.isfinite(value):
@@ -311,7 +313,36 @@ def first_unreadable(data: Any, where: str) -> str | None:
     return None
 
 
+def _unreadable(value: Any) -> bool:
+    """Is this one value not storable as JSON (`first_unreadable`)?"""
+    if type(value) is float:
+        return not math.isfinite(value)
+    if type(value) is int:
+        return not INT64[0] <= value <= INT64[1]
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    return isinstance(value, int) and not isinstance(value, bool) and not (
+        INT64[0] <= value <= INT64[1])
+
+
 KeyPath = tuple[str | int, ...]
+
+
+def leaf_values(data: Any) -> list[Any]:
+    """The values `leaves` finds, without their paths (a check's fast pass: the
+    paths are made only to name a value found wrong)."""
+    found: list[Any] = []
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list | tuple):
+            stack.extend(value)
+        else:
+            found.append(value)
+    return found
+
 
 
 def leaves(data: Any, path: KeyPath = ()) -> Iterator[tuple[KeyPath, Any]]:

@@ -63,7 +63,8 @@ def settle(
     history: History | None = None,
 ) -> Decided:
     """Pass the three gates in order; then the facts, applied to a working copy."""
-    check_input(state, command, dice)
+    record = command.record()  # as stored in `StepTaken`, made once
+    check_input(state, command, dice, record)
     dest, handler = check_core(ruleset, state, command)
     d = Decision(ruleset, state.working_copy(), dice, history)
     d.dest = dest
@@ -71,7 +72,7 @@ def settle(
         StepTaken(
             step=state.step + 1,
             by=command.by,
-            command=command.record(),
+            command=record,
             dice=tuple(dice.physical) if dice.physical is not None else None,
         )
     )
@@ -81,10 +82,12 @@ def settle(
     return Decided(d.facts, d.state)
 
 
-def check_input(state: GameState, command: Command, dice: DiceSource) -> None:
+def check_input(state: GameState, command: Command, dice: DiceSource,
+                record: dict[str, Any]) -> None:
     """Gate 1 (INPUT): the values can be stored, the player and the units named
-    exist, and the physical dice given can be dice."""
-    check_storable(command)
+    exist, and the physical dice given can be dice. `record`: the command as
+    stored (`Command.record`, made once per decision)."""
+    check_storable(command, record)
     if command.by not in state.players and command.by != JUDGE:
         raise InputError(f"{command.by!r} is not a player in this game")
     for unit_id in command.ordered_units():
@@ -92,11 +95,10 @@ def check_input(state: GameState, command: Command, dice: DiceSource) -> None:
     dice.check_fit()
 
 
-def check_storable(command: Command) -> None:
-    """INPUT: every value of the command can be stored and hashed as JSON
-    (whole numbers fit in 64 bits; no infinities or NaN), and no length or angle
-    is beyond what a table holds (`domain.limits`)."""
-    record = command.record()
+def check_storable(command: Command, record: dict[str, Any]) -> None:
+    """INPUT: every value of the command, as stored (`record`), can be stored and
+    hashed as JSON (whole numbers fit in 64 bits; no infinities or NaN), and no
+    length or angle is beyond what a table holds (`domain.limits`)."""
     try:
         orjson.dumps(record)
     except orjson.JSONEncodeError as error:

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 
-from domain.datafile import leaves
+from domain.datafile import leaf_values, leaves
 
 #: No number in a game goes beyond this: inches, degrees, CP, models, dice.
 MAX_MAGNITUDE = 1_000_000.0
@@ -34,6 +34,8 @@ Facing = Annotated[
 def first_out_of_range(value: Any, where: str = "value") -> str | None:
     """Where in `value` (nested dicts and lists) a number lies beyond
     ±`MAX_MAGNITUDE`, as `where.key[0] = 1e+308`; None if nowhere."""
+    if not any(_beyond(number) for number in leaf_values(value)):
+        return None  # the common case, found without naming paths
     for path, number in leaves(value):
         if isinstance(number, int | float) and not isinstance(number, bool) and (
             abs(number) > MAX_MAGNITUDE
@@ -42,6 +44,15 @@ def first_out_of_range(value: Any, where: str = "value") -> str | None:
                             for part in path)
             return f"{where}{place} = {number!r}"
     return None
+
+
+def _beyond(number: Any) -> bool:
+    """Is this one value a number beyond ±`MAX_MAGNITUDE` (`first_out_of_range`)?"""
+    kind = type(number)
+    if kind is str or kind is bool or number is None:
+        return False
+    return isinstance(number, int | float) and not isinstance(number, bool) and (
+        abs(number) > MAX_MAGNITUDE)
 
 
 def out_of_range_message(found: str) -> str:

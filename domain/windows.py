@@ -20,7 +20,7 @@ from typing import Any, Literal
 from domain.commands import Command
 from domain.decision import Decision
 from domain.errors import RuleViolation
-from domain.machine import GAME_OVER, Cursor, Row, TurnMachine, mermaid, rows_allow
+from domain.machine import GAME_OVER, Cursor, Row, TurnMachine, mermaid
 from domain.state import GameState
 from events.core import ReactionWindowClosed, ReactionWindowOpened
 
@@ -120,9 +120,6 @@ class WindowMachine(TurnMachine):
         kinds = [row.kind for row in WINDOW_KINDS]
         super().__init__("windows", (PLAY, *kinds), window_rows(),
                          cursor_type=WindowCursor)
-        self._rows_from: dict[tuple[str, str], list[Row]] = {}
-        for row in self.rows:
-            self._rows_from.setdefault((row["trigger"], row["source"]), []).append(row)
 
     def position(self, state: GameState) -> str:
         """The open window's kind; else `game_over` or `play`."""
@@ -135,7 +132,8 @@ class WindowMachine(TurnMachine):
         """CORE-GAME-OVER, CORE-WINDOW-OPEN, CORE-NO-WINDOW: may this command be
         issued where the game stands?"""
         cursor = WindowCursor(state, command)
-        if self.row_allows(cursor, "issue", self.position(state)):
+        cursor.phase = self.position(state)
+        if self.row_taken(cursor, "issue") is not None:
             return
         over, open_ = cursor.is_over_for_it(), not (
             cursor.answers_it() or cursor.is_let_through())
@@ -151,11 +149,6 @@ class WindowMachine(TurnMachine):
             )
         raise RuleViolation(
             "CORE-NO-WINDOW", f"{command.do!r} answers a reaction window, and none is open")
-
-    def row_allows(self, cursor: WindowCursor, trigger: str, position: str) -> bool:
-        """Does a row of the table allow `trigger` from `position`, its conditions
-        met? (`domain.machine.rows_allow`: the table read directly.)"""
-        return rows_allow(cursor, self._rows_from.get((trigger, position), ()))
 
     def may_open(self, state: GameState, kind: str) -> bool:
         """May a window of this kind open where the game stands (opened, or

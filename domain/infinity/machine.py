@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.errors import RuleViolation
-from domain.machine import Cursor, Row, TurnMachine, allow, turn_rows
+from domain.machine import Cursor, Row, TurnMachine, allow, destination, turn_rows
 
 if TYPE_CHECKING:
     from domain.infinity.state import InfinityState
@@ -106,9 +106,10 @@ class OrderMachine(TurnMachine):
     def step(self, state: InfinityState, trigger: str) -> str:
         """Fire `trigger` from the recorded stage; the stage it leads to."""
         self.check(state, trigger)
-        with self.cursor(state) as cursor:
-            getattr(cursor, trigger)()
-            return str(cursor.phase)
+        cursor = self.standing(state)
+        row = self.row_taken(cursor, trigger)
+        assert row is not None  # `check` passed
+        return destination(row, cursor.phase)
 
 
 def sequence_message(state: InfinityState, trigger: str) -> str:

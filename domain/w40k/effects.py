@@ -171,25 +171,55 @@ def arrival_room(state: W40KState, player: str, unit: W40KUnit, more_than: float
     width, height = state.board.width, state.board.height
     if width < 2 * r or height < 2 * r:
         return box(0, 0, 0, 0)
-    slack = 1.0 / math.cos(math.pi / (4 * ROOM_QUAD_SEGS))
-    no_go = [
-        Point(enemy.x, enemy.y).buffer((more_than + enemy.base / 2.0 + r) * slack + 1e-6,
-                                       quad_segs=ROOM_QUAD_SEGS)
-        for enemy in state.units.values()
-        if enemy.owner != player and enemy.footprint() is not None
-        and enemy.x is not None and enemy.y is not None
-    ]
+    no_go = [Point(x, y).buffer(radius, quad_segs=ROOM_QUAD_SEGS)
+             for x, y, radius in no_go_discs(state, player, unit, more_than)]
     room: BaseGeometry = box(r, r, width - r, height - r)
     return room.difference(shapely.union_all(no_go)) if no_go else room
 
 
+def no_go_discs(state: W40KState, player: str, unit: W40KUnit,
+                more_than: float) -> list[tuple[float, float, float]]:
+    """STR-16: the centre and radius of the circle around each enemy unit that
+    `arrival_room`'s no-go polygon lies within (the polygon's corners are on it)."""
+    r = unit.base / 2.0
+    slack = 1.0 / math.cos(math.pi / (4 * ROOM_QUAD_SEGS))
+    return [
+        (enemy.x, enemy.y, (more_than + enemy.base / 2.0 + r) * slack + 1e-6)
+        for enemy in state.units.values()
+        if enemy.owner != player and enemy.footprint() is not None
+        and enemy.x is not None and enemy.y is not None
+    ]
+
+
 def has_room_to_arrive(state: W40KState, player: str, stratagem: Stratagem,
                        unit: W40KUnit) -> bool:
-    """Could the effect set this unit up anywhere (only an Arrive effect asks)?"""
+    """Could the effect set this unit up anywhere (only an Arrive effect asks)?
+
+    A corner or the centre of the area the base's centre may take that lies
+    outside the circle around every no-go polygon (`no_go_discs`) has room
+    around it, so the room is not empty: the exact room is built only when none
+    does (the same answer, found without the geometry in the usual case)."""
     effect = stratagem.effect
     if not isinstance(effect, ArriveEffect):
         return True
+    if clear_spot(state, player, unit, effect.more_than):
+        return True
     return not arrival_room(state, player, unit, effect.more_than).is_empty
+
+
+def clear_spot(state: W40KState, player: str, unit: W40KUnit, more_than: float) -> bool:
+    """STR-16, the quick answer: is a corner or the centre of the area the base's
+    centre may take strictly outside every no-go circle (so `arrival_room` holds
+    it, and room around it)?"""
+    r = unit.base / 2.0
+    width, height = state.board.width, state.board.height
+    if width <= 2 * r or height <= 2 * r:
+        return False
+    discs = no_go_discs(state, player, unit, more_than)
+    spots = ((r, r), (width - r, r), (r, height - r), (width - r, height - r),
+             (width / 2.0, height / 2.0))
+    return any(all(math.hypot(x - cx, y - cy) > radius for cx, cy, radius in discs)
+               for x, y in spots)
 
 
 def check_room_to_arrive(state: W40KState, player: str, stratagem: Stratagem,

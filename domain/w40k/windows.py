@@ -10,6 +10,7 @@ window never outlives its phase (CORE-PHASE-END-WINDOW).
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Literal
 
 from domain import turns
@@ -73,13 +74,14 @@ def can_use(state: W40KState, player: str, stratagem: Stratagem, moment: Moment)
         check_can_pay(state, player, stratagem, cost_of(state, player, stratagem, (), moment))
     except RuleViolation:
         return False
-    candidates = [
+    candidates = (
         u for u in state.units.values()
         if target_problem(state, player, stratagem, u, moment) is None
         and may_target(state, player, stratagem, u.id, moment)
         and has_room_to_arrive(state, player, stratagem, u)
-    ]
-    return len(candidates) >= stratagem.target.count
+    )
+    # as many as the stratagem targets are enough: the rest are not asked about
+    return sum(1 for _ in islice(candidates, stratagem.target.count)) >= stratagem.target.count
 
 
 # -- answering and closing ---------------------------------------------------------------
