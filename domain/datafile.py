@@ -23,13 +23,15 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
-import yaml
 from pydantic import BaseModel
 
 from domain.errors import ScriptError
+
+if TYPE_CHECKING:
+    import yaml
 
 #: The kinds of value JSON holds (YAML tags such as !!binary or !!set give others).
 JSON_TYPES = (str, int, float, bool, type(None), list, dict)
@@ -112,11 +114,15 @@ def parse_json(text: str) -> Any:
 def parse_yaml(text: str, loader: type[yaml.SafeLoader] | None = None) -> Any:
     """YAML text as data (YAML 1.2 scalars); `ValueError` with one line if not sound.
     `loader`: the pure-Python one for a comparison (default: the C one if present)."""
+    import yaml  # on first use: reading a stored game parses no YAML (issue 12)
+
+    from domain.yaml12 import Yaml12Loader, yaml_problem
+
     _check_size(text)
     try:
-        data = yaml.load(text, Loader=loader or _Yaml12Loader)  # a safe loader
+        data = yaml.load(text, Loader=loader or Yaml12Loader)  # a safe loader
     except yaml.YAMLError as error:
-        raise ValueError(_yaml_problem(error)) from None
+        raise ValueError(yaml_problem(error)) from None
     except RecursionError:
         raise ValueError(f"nested more than {MAX_DEPTH} deep") from None
     return _checked_shape(data)
@@ -126,19 +132,6 @@ def _check_size(text: str) -> None:
     """Text longer than a data file may be is refused before it is parsed."""
     if len(text) > MAX_FILE_BYTES:
         raise ValueError(f"longer than {MAX_FILE_BYTES:,} characters: too large for a game")
-
-
-def _yaml_problem(error: yaml.YAMLError) -> str:
-    """One line for a YAML error, with the line it is on."""
-    if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
-        problem = error.problem or error.context or "unreadable"
-        if "maximum nesting depth" in problem:  # libyaml stops at 1,000 levels
-            return f"nested more than {MAX_DEPTH} deep"
-        line = f"line {error.problem_mark.line + 1}"
-        if "given twice" in problem or "is not text" in problem:
-            return f"{problem} ({line})"
-        return f"not valid YAML/JSON ({problem}, {line})"
-    return f"not valid YAML/JSON ({str(error).splitlines()[0]})"
 
 
 def _checked_shape(data: Any) -> Any:
@@ -204,78 +197,15 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return data
 
 
-class _Yaml12(yaml.constructor.SafeConstructor):
-    """The safe constructor refusing a key given twice in one mapping (merge keys
-    `<<:` still work). Mixed into a loader."""
-
-    def construct_mapping(
-        self, node: yaml.MappingNode, deep: bool = False
-    ) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                continue
-            key = self.construct_object(key_node, deep=deep)
-            if not isinstance(key, str):
-                what = "a list or mapping" if isinstance(key, list | dict) else repr(key)
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"the key {what} is not text (mapping keys must be text)",
-                    key_node.start_mark)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"the key {key!r} is given twice in one mapping",
-                    key_node.start_mark)
-            seen.add(key)
-        return super().construct_mapping(node, deep=deep)
 
 
-#: libyaml's C parser under the safe constructor, when libyaml is installed.
-_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+def __getattr__(name: str) -> Any:
+    """The YAML loaders, which moved to `domain.yaml12` (imported on first use)."""
+    if name in ("_Yaml12Loader", "PurePythonYaml12Loader"):
+        from domain import yaml12
 
-
-class _Yaml12Loader(_Yaml12, _SafeLoader):  # type: ignore[misc,valid-type]
-    """The loader scripts are read with: libyaml's C parser where present."""
-
-
-class PurePythonYaml12Loader(_Yaml12, yaml.SafeLoader):
-    """The same loader on PyYAML's pure-Python parser (the baseline of
-    `bench/parsing.py`, and what runs where libyaml is missing)."""
-
-
-def _yaml12_resolvers(loader: type[yaml.SafeLoader]) -> None:
-    """Replace YAML 1.1's implicit bool, int, float and timestamp rules with 1.2's."""
-    resolvers = {
-        first: [(tag, regex) for tag, regex in rules
-                if tag not in {"tag:yaml.org,2002:bool", "tag:yaml.org,2002:int",
-                               "tag:yaml.org,2002:float", "tag:yaml.org,2002:timestamp"}]
-        for first, rules in yaml.SafeLoader.yaml_implicit_resolvers.items()
-    }
-    loader.yaml_implicit_resolvers = resolvers
-    core = [
-        ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
-        ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$",
-         "-+0123456789"),
-        ("tag:yaml.org,2002:float",
-         r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-         r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", "-+0123456789."),
-    ]
-    for tag, pattern, first in core:
-        loader.add_implicit_resolver(tag, re.compile(pattern), list(first))
-    loader.add_constructor("tag:yaml.org,2002:int", _construct_yaml12_int)
-
-
-def _construct_yaml12_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
-    """YAML 1.2: `010` is ten; `0o10` octal, `0x10` hexadecimal."""
-    value = str(loader.construct_scalar(node))
-    if value.startswith(("0o", "+0o", "-0o")):
-        return int(value.replace("0o", ""), 8)
-    if value.startswith(("0x", "+0x", "-0x")):
-        return int(value, 16)
-    return int(value)
-
-
-_yaml12_resolvers(_Yaml12Loader)
-_yaml12_resolvers(PurePythonYaml12Loader)
+        return yaml12.Yaml12Loader if name == "_Yaml12Loader" else yaml12.PurePythonYaml12Loader
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 M = TypeVar("M", bound=BaseModel)

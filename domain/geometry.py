@@ -24,11 +24,18 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
-import shapely
-from shapely.geometry import LineString, Point, Polygon, box
-from shapely.geometry.base import BaseGeometry
+from domain.deferred import defer
+
+if TYPE_CHECKING:
+    import shapely
+    from shapely.geometry import LineString, Point, Polygon, box
+    from shapely.geometry.base import BaseGeometry
+else:  # imported on first use: a game's state and its replay need no shapely
+    defer(globals(), shapely="shapely", LineString="shapely.geometry:LineString",
+          Point="shapely.geometry:Point", Polygon="shapely.geometry:Polygon",
+          box="shapely.geometry:box")
 
 __all__ = [
     "DISC_QUAD_SEGS",
@@ -173,7 +180,7 @@ class Disc:
 
 
 Footprint: TypeAlias = Rect | Disc
-Shape: TypeAlias = Rect | Disc | Point2 | BaseGeometry
+Shape: TypeAlias = "Rect | Disc | Point2 | BaseGeometry"
 """Anything :func:`distance` accepts: a footprint, an ``(x, y)`` tuple or a shapely geometry."""
 
 

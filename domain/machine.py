@@ -21,7 +21,6 @@ from threading import RLock
 from typing import Any
 
 from transitions import Machine, MachineError
-from transitions.extensions.diagrams import GraphMachine
 
 from domain.commands import META_COMMAND_NAMES
 from domain.errors import RuleViolation
@@ -249,6 +248,8 @@ def mermaid(states: Sequence[str], rows: Sequence[Row], *, title: str) -> str:
 
     The first state is the initial one; callbacks are left out of the drawing.
     """
+    from transitions.extensions.diagrams import GraphMachine  # only to draw (a cold start)
+
     graph = GraphMachine(
         model=None,
         states=list(states),

@@ -27,12 +27,18 @@ import math
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-import numpy as np
-import shapely
-from shapely.geometry import LineString, Point
-from shapely.geometry.base import BaseGeometry
+from domain.deferred import defer
+
+if TYPE_CHECKING:
+    import numpy as np
+    import shapely
+    from shapely.geometry import LineString, Point
+    from shapely.geometry.base import BaseGeometry
+else:  # imported on first use (`domain.deferred`): a replay needs no shapely
+    defer(globals(), np="numpy", shapely="shapely", LineString="shapely.geometry:LineString",
+          Point="shapely.geometry:Point")
 
 from domain.geometry import (
     EPS,

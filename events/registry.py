@@ -1,28 +1,52 @@
-"""The one discriminated union of every fact type (its validator built on first use)."""
+"""The one discriminated union of every fact type, and the loading of fact modules.
+
+A fact module is imported when it is needed (issue 12 item 3): the core facts at
+once, a rule set's own when a game of that rule set is read (`load_facts`, told by
+the game's `GameStarted` or snapshot), and every rule set's for the union, the
+JSON Schema or a fact type no loaded module defines. The rule sets are those of
+`events.rule_sets`; there is no other list.
+"""
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Mapping
 from functools import cache
 from typing import Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
 
 from events.base import FACT_TYPES, Fact, legacy_type, upcast
-from events.rule_sets import CORE_FACT_MODULES, RULE_SETS
+from events.core import GameStarted
+from events.rule_sets import CORE_FACT_MODULES, RULE_SETS, entry_named
+
+#: Were every rule set's fact modules imported (`load_facts()`)?
+_EVERY_RULE_SET = [False]
 
 
-def _load_fact_modules() -> None:
-    """Import the core fact modules and every rule set's (`events.rule_sets`): the
-    `@fact` classes they define make up the union."""
-    import importlib
-
-    for module in (*CORE_FACT_MODULES, *(entry.facts_module for entry in RULE_SETS)):
+def load_facts(ruleset: str | None = None) -> None:
+    """Import the fact module of the rule set `ruleset` names (its name, alias or
+    package in `events.rule_sets`), so its stored facts can be read; None, or a name
+    no entry has (a rule set registered by a test), imports every rule set's."""
+    if _EVERY_RULE_SET[0]:
+        return
+    entry = entry_named(ruleset) if ruleset is not None else None
+    if entry is not None:
+        importlib.import_module(entry.facts_module)
+        return
+    for module in (*CORE_FACT_MODULES, *(each.facts_module for each in RULE_SETS)):
         importlib.import_module(module)
+    _EVERY_RULE_SET[0] = True
 
 
-_load_fact_modules()
+def every_fact_type() -> Mapping[str, type[Fact]]:
+    """Every fact type of every rule set, by its `type` name (all modules loaded)."""
+    load_facts()
+    return FACT_TYPES
 
-AnyFact = Annotated[Union[tuple(FACT_TYPES.values())], Field(discriminator="type")]  # type: ignore[valid-type]  # noqa: UP007
+
+for _module in CORE_FACT_MODULES:
+    importlib.import_module(_module)
 
 
 @cache
@@ -30,13 +54,21 @@ def fact_adapter() -> TypeAdapter[Fact]:
     """The validator of the union of every fact, built on first use: a fact stored at
     its class's current version never needs it (`load_fact`), and building it costs
     a command's start about 0.1 s (issue 12 item 3)."""
-    return TypeAdapter(AnyFact)  # type: ignore[arg-type]
+    return TypeAdapter(any_fact())
+
+
+def any_fact() -> Any:
+    """The discriminated union of every fact type (every fact module loaded)."""
+    return Annotated[Union[tuple(every_fact_type().values())], Field(discriminator="type")]  # noqa: UP007
 
 
 def __getattr__(name: str) -> Any:
-    """`FACT_ADAPTER`, the name the adapter had when it was built at import."""
+    """`FACT_ADAPTER` and `AnyFact`, the names the adapter and the union had when
+    they were built at import."""
     if name == "FACT_ADAPTER":
         return fact_adapter()
+    if name == "AnyFact":
+        return any_fact()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -47,12 +79,18 @@ def load_fact(data: dict[str, Any]) -> Fact:
     (`events.base.legacy`). A fact stored at its class's current version (nearly all
     of them) is validated by its own class at once: no upcasting to try, no union to
     dispatch through; the same validation the union would run. Data is changed in
-    place (the version goes).
+    place (the version goes). A fact type no loaded module defines loads every fact
+    module; a `GameStarted` loads its rule set's facts, which the game's log holds.
     """
-    cls = FACT_TYPES.get(data.get("type", ""))
+    name = data.get("type", "")
+    if name not in FACT_TYPES:
+        load_facts()
+    cls = FACT_TYPES.get(name)
     if cls is not None and data.get("class_version", 1) == cls.class_version:
         data.pop("class_version", None)
         fact: Fact = cls.__pydantic_validator__.validate_python(data)
+        if cls is GameStarted:
+            load_facts(data["ruleset"])
         return fact
     old = legacy_type(data)
     if old is not None:
@@ -65,7 +103,7 @@ def events_json_schema() -> dict[str, Any]:
     each fact's fields plus the `class_version` it was written at (upcasters read
     older versions)."""
     schema = fact_adapter().json_schema()
-    for name, fact_type in FACT_TYPES.items():
+    for name, fact_type in every_fact_type().items():
         definition = schema["$defs"].get(fact_type.__name__) or schema["$defs"].get(name)
         if definition is not None:
             definition["properties"]["class_version"] = {

@@ -42,5 +42,13 @@ RULE_SETS: tuple[RuleSetEntry, ...] = (
 #: Fact modules besides the rule sets' own: the core and contested moves.
 CORE_FACT_MODULES = ("events.core", "events.undo", "events.results")
 
+def entry_named(name: str) -> RuleSetEntry | None:
+    """The entry whose name, package or alias `name` is (None: no entry's)."""
+    for entry in RULE_SETS:
+        if name in (entry.name, entry.package, *entry.aliases):
+            return entry
+    return None
+
+
 #: The rule sets' names, in the order above.
 RULE_SET_NAMES: tuple[str, ...] = tuple(entry.name for entry in RULE_SETS)

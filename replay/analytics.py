@@ -27,7 +27,8 @@ from typing import Any
 
 import orjson
 
-from events.base import FACT_TYPES, upcast
+from events.base import upcast
+from events.registry import every_fact_type
 
 JsonDict = dict[str, Any]
 
@@ -133,7 +134,7 @@ CURRENT: dict[str | None, int] = {}
 
 
 def current_versions() -> None:
-    CURRENT.update({name: cls.class_version for name, cls in FACT_TYPES.items()})
+    CURRENT.update({name: cls.class_version for name, cls in every_fact_type().items()})
 
 
 class UnknownFactError(Exception):
@@ -589,7 +590,7 @@ class Fold:
 
     def fold(self, rows: Iterable[tuple[int, str, int, bytes]]) -> Batch:
         """Rows are (notification id, game id, event number, stored body)."""
-        if len(CURRENT) != len(FACT_TYPES):
+        if len(CURRENT) != len(every_fact_type()):
             current_versions()
         out = Batch()
         handlers = HANDLERS

@@ -18,7 +18,7 @@ import orjson
 from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 
 from events.envelope import GameEvent, GameSnapshot
-from events.registry import load_fact
+from events.registry import load_fact, load_facts
 
 EVENT_TOPIC = "warledger:GameEvent"
 SNAPSHOT_TOPIC = "warledger:GameSnapshot"
@@ -90,6 +90,7 @@ class PydanticMapper(Mapper[UUID]):
             data = zlib.decompress(data)
         body = self.transcoder.decode(data)
         if topic in SNAPSHOT_TOPICS:
+            load_facts(body["ruleset"])  # the events after it are of its rule set
             return GameSnapshot(
                 originator_id=originator_id,
                 originator_version=version,

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from shapely.geometry import Polygon
+if TYPE_CHECKING:  # annotations only: a replay needs no shapely
+    from shapely.geometry import Polygon
 
 from domain.geometry import (
     EPS,

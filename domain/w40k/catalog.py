@@ -14,7 +14,6 @@ from importlib import resources
 from typing import Annotated, Any, Literal
 
 import orjson
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from domain.datafile import read_data_file
@@ -222,6 +221,8 @@ def catalog_json_schema() -> dict[str, Any]:
 @lru_cache(maxsize=1)
 def core_catalog() -> Catalog:
     """STR-18: the core stratagems every player can use, from the shipped data file."""
+    import yaml  # on first use: a replay reads no catalog
+
     text = resources.files("domain.w40k").joinpath("core_stratagems.yaml").read_text("utf-8")
     return Catalog.model_validate(yaml.safe_load(text))
 

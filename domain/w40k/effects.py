@@ -9,10 +9,17 @@ Each effect kind has a check (run before anything is emitted) and a resolve.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-import shapely
-from shapely.geometry import Point, box
-from shapely.geometry.base import BaseGeometry
+from domain.deferred import defer
+
+if TYPE_CHECKING:
+    import shapely
+    from shapely.geometry import Point, box
+    from shapely.geometry.base import BaseGeometry
+else:  # imported on first use (`domain.deferred`): a replay needs no shapely
+    defer(globals(), shapely="shapely", Point="shapely.geometry:Point",
+          box="shapely.geometry:box")
 
 from domain.decision import Decision
 from domain.errors import InputError, RuleViolation
