@@ -22,7 +22,8 @@ class Command(BaseModel):
     """Base of every command. Values are taken as given (strict): `accept: "no"` or
     `steps: true` is malformed, not read as a bool or a number."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, strict=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, strict=True,
+                              defer_build=True)
 
     #: Who may issue it: the active player, a player answering a window, anyone.
     who: ClassVar[Who] = "active"

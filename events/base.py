@@ -19,7 +19,7 @@ JsonDict = dict[str, Any]
 class Fact(BaseModel):
     """Something that happened in a game. Never validated again, never refused."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
 
     class_version: ClassVar[int] = 1
     #: True when a per-player view must not show this fact to the opponent.

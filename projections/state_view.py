@@ -10,11 +10,10 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-import orjson
-
 from domain.results import result_view
 from domain.ruleset import find_ruleset
 from domain.state import GameState, known_to
+from projections.canonical import canonical_json
 
 
 def state_view(state: GameState, as_player: str | None = None) -> dict[str, Any]:
@@ -45,11 +44,6 @@ def state_view(state: GameState, as_player: str | None = None) -> dict[str, Any]
 def can_see(owner: str, conditions: list[str], as_player: str | None) -> bool:
     """May `as_player` (None: the full view) see a unit with these conditions?"""
     return known_to(owner, conditions, as_player)
-
-
-def canonical_json(data: Any) -> bytes:
-    """Sorted-key JSON bytes: identical for identical data, on every backend."""
-    return orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2)
 
 
 def view_hash(view: dict[str, Any]) -> str:

@@ -299,7 +299,7 @@ def resolve_game(service: GameService, text: str) -> UUID:
 
 
 def print_json(data: Any) -> None:
-    from projections.state_view import canonical_json
+    from projections.canonical import canonical_json
 
     sys.stdout.write(canonical_json(data).decode() + "\n")
 

@@ -79,7 +79,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         message = str(error).replace("`warledger views DB`", f"`warledger views {args.db}`")
         raise CliError(message) from None
     if args.json:
-        from projections.state_view import canonical_json
+        from projections.canonical import canonical_json
 
         data = {f.spec.name: f.as_json() for f in figures}
         sys.stdout.write(canonical_json(data).decode() + "\n")
@@ -233,7 +233,7 @@ def as_csv(figures: list[Any]) -> str:
 
 def print_explained(found: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        from projections.state_view import canonical_json
+        from projections.canonical import canonical_json
 
         sys.stdout.write(canonical_json(found).decode() + "\n")
         return

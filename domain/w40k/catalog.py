@@ -37,7 +37,7 @@ RollPurpose = Literal["charge", "battle-shock"]
 class Section(BaseModel):
     """STR-14: a section with an additional CP cost (e.g. +1CP)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
     id: str = Field(min_length=1)
     cp: int = Field(ge=0, description="the additional CP cost of this section")
     text: str = ""
@@ -51,7 +51,7 @@ class When(BaseModel):
     the stratagem window that one of the triggers opens.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
     phases: tuple[Phase, ...] = Field(min_length=1)
     turn: Literal["yours", "opponents", "either"] = "yours"
     triggers: tuple[Trigger, ...] = ()
@@ -64,7 +64,7 @@ class When(BaseModel):
 class Target(BaseModel):
     """STR-05: which units it can target (all listed constraints must hold)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
     side: Literal["friendly", "enemy"] = "friendly"
     count: int = Field(default=1, ge=1)
     keywords: tuple[str, ...] = ()
@@ -87,7 +87,7 @@ class Target(BaseModel):
 class RerollEffect(BaseModel):
     """Re-roll one earlier roll of a target unit; the old roll stays, marked replaced."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
     kind: Literal["reroll"]
     purposes: tuple[RollPurpose, ...] = Field(min_length=1)
     text: str = ""
@@ -96,7 +96,7 @@ class RerollEffect(BaseModel):
 class AutoPassBattleShockEffect(BaseModel):
     """The target passes its Battle-shock test without rolling."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
     kind: Literal["auto_pass_battle_shock"]
     text: str = ""
 
@@ -104,7 +104,7 @@ class AutoPassBattleShockEffect(BaseModel):
 class ConditionsEffect(BaseModel):
     """The targets get conditions until the end of the phase."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
     kind: Literal["conditions"]
     conditions: tuple[str, ...] = Field(min_length=1)
     text: str = ""
@@ -113,7 +113,7 @@ class ConditionsEffect(BaseModel):
 class MortalWoundsEffect(BaseModel):
     """Roll dice against one enemy unit; each success is a mortal wound."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
     kind: Literal["mortal_wounds"]
     dice: Annotated[int, Field(ge=1, le=100)] | Literal["toughness"] = Field(
         description="a number (1 to 100), or the target's Toughness")
@@ -131,7 +131,7 @@ class MortalWoundsEffect(BaseModel):
 class ArriveEffect(BaseModel):
     """Set a unit in reserves up on the battlefield, far enough from enemies."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
     kind: Literal["arrive"]
     more_than: float = Field(gt=0, description="inches from every enemy unit")
     text: str = ""
@@ -140,7 +140,7 @@ class ArriveEffect(BaseModel):
 class RecordEffect(BaseModel):
     """An effect the engine records with its targets but does not resolve."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
     kind: Literal["record"]
     needs_enemy: bool = False
     text: str = ""
@@ -160,7 +160,7 @@ Effect = Annotated[
 class Restrictions(BaseModel):
     """STR-07: restrictions beyond STR-09 and STR-10."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
     once_per: Literal["turn", "round", "battle"] | None = None
     #: A-STR-04: "unless otherwise stated": exempt from the STR-10 targeting limit.
     may_target_unit_already_targeted: bool = False
@@ -170,7 +170,7 @@ class Restrictions(BaseModel):
 class Stratagem(BaseModel):
     """One stratagem: id (A-STR-05), name, category, CP cost and its four sections."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
     id: str = Field(min_length=1, pattern=r"^[a-z0-9][a-z0-9-]*$")
     name: str = Field(min_length=1)
     category: Literal["battle_tactic", "strategic_ploy", "epic_deed", "wargear"]
@@ -199,7 +199,7 @@ class Stratagem(BaseModel):
 class Catalog(BaseModel):
     """A catalog file: a source (core rules, a codex) and its stratagems."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, defer_build=True)
     source: str = Field(min_length=1)
     stratagems: tuple[Stratagem, ...]
 
