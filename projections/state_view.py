@@ -13,7 +13,7 @@ from typing import Any
 from domain.results import result_view
 from domain.ruleset import find_ruleset
 from domain.state import GameState, known_to
-from projections.canonical import canonical_json
+from projections.canonical import canonical_json as canonical_json  # its old home
 
 
 def state_view(state: GameState, as_player: str | None = None) -> dict[str, Any]:

@@ -83,6 +83,7 @@ def judge_position(service: GameService, game_id: UUID, at: int | None) -> Posit
     """The full log's position after event `at` (the latest without), read through a
     checked snapshot and the event named, not the whole log: the full log numbers its
     events as stored, so event `at` is the game's version `at`."""
+    read_game_start(service, game_id)
     latest = stored_event(service, game_id)
     last = latest.originator_version
     if at is not None and not 1 <= at <= last:
@@ -93,6 +94,14 @@ def judge_position(service: GameService, game_id: UUID, at: int | None) -> Posit
     chosen = stored_event(service, game_id, at)
     return Position(service.game_at(game_id, version=at), at, last, chosen.step,
                     lambda: service.stored_events(game_id)[:at])
+
+
+def read_game_start(service: GameService, game_id: UUID) -> None:
+    """Read the game's first event, whose `GameStarted` names its rule set, so that
+    reading its last event (or any) next decodes it with that rule set's facts alone,
+    not every rule set's (`events.registry.load_fact`; issue 12 item 3)."""
+    for _ in service.events.get(game_id, lte=1):
+        pass
 
 
 def stored_event(service: GameService, game_id: UUID, version: int | None = None) -> GameEvent:

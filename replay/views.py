@@ -31,7 +31,8 @@ from eventsourcing.persistence import StoredEvent
 
 from domain.game import Game
 from events.envelope import GameEvent
-from projections.state_view import canonical_json, state_view
+from projections.canonical import canonical_json
+from projections.state_view import state_view
 from replay.analytics import (
     GAMES,
     PLAYERS,
