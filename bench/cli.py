@@ -4,6 +4,8 @@
     python -m bench.cli --db big.db     # keeps (or reuses) the database there
     python -m bench.cli --baseline DIR  # also times another checkout (e.g. `git archive`
                                         # of the commit before), interleaved in the same run
+    python -m bench.cli --stats DB      # also `warledger stats DB --ruleset w40k-10 --json`
+                                        # (DB: a store whose analytic views are built)
 
 Times, as whole processes started from nothing (python start-up included):
 `python -c pass` (the floor), `warledger --help`, and `warledger replay DB GAME
@@ -61,10 +63,10 @@ def timed(argv: list[str], env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
-def measures(db: str, game: str, at: int) -> dict[str, list[str]]:
+def measures(db: str, game: str, at: int, stats: str | None = None) -> dict[str, list[str]]:
     """What is timed: each a command line."""
     cli = warledger()
-    return {
+    found = {
         "python -c pass": [sys.executable, "-c", "pass"],
         "warledger --help": [*cli, "--help"],
         "replay DB ID --at N --json": [*cli, "replay", db, game, "--at", str(at), "--json"],
@@ -72,6 +74,10 @@ def measures(db: str, game: str, at: int) -> dict[str, list[str]]:
                                            "--json"],
         "replay DB last --at N --json": [*cli, "replay", db, "last", "--at", str(at), "--json"],
     }
+    if stats is not None:
+        found["stats DB --ruleset w40k-10 --json"] = [*cli, "stats", stats, "--ruleset",
+                                                      "w40k-10", "--json"]
+    return found
 
 
 def environments(baseline: str | None) -> dict[str, dict[str, str]]:
@@ -108,6 +114,7 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--baseline", help="a checkout of other code to time alongside")
+    parser.add_argument("--stats", help="also time `stats` on this store (views built)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-cli-"))
     try:
@@ -117,7 +124,8 @@ def main() -> None:
         at = args.events // 2 + 1
         envs = environments(args.baseline)
         before = load()
-        found = bench(measures(str(db), game, at), envs, args.runs)
+        found = bench(measures(str(db), game, at, args.stats and str(Path(args.stats).resolve())),
+                      envs, args.runs)
         after = load()
     finally:
         shutil.rmtree(folder)
