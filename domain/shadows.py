@@ -539,17 +539,20 @@ def _convex_shadows(origin: Point2, pieces: np.ndarray,
     return list(hulls), base + (lo + hi) / 2.0, (hi - lo) / 2.0
 
 
-#: The corners of a regular 32-gon about the unit circle (closed): its inner radius is
-#: cos(π/32) > 0.995, so grown by `COVER_GROWTH` it still holds the whole circle.
-_COVER_RING = np.stack([np.cos(np.linspace(0.0, 2 * np.pi, 33)),
-                        np.sin(np.linspace(0.0, 2 * np.pi, 33))], axis=1)
+@lru_cache(maxsize=1)
+def _cover_ring() -> np.ndarray:
+    """The corners of a regular 32-gon about the unit circle (closed): its inner radius
+    is cos(π/32) > 0.995, so grown by `COVER_GROWTH` it still holds the whole circle.
+    (Made on first use: importing this module loads no numpy, `domain.deferred`.)"""
+    return np.stack([np.cos(np.linspace(0.0, 2 * np.pi, 33)),
+                     np.sin(np.linspace(0.0, 2 * np.pi, 33))], axis=1)
 
 
 @lru_cache(maxsize=4096)
 def disc_cover(disc: Disc) -> BaseGeometry:
     """A polygon around the whole true circle of a base, with a margin (a 32-gon,
     placed by numpy: a buffer costs several times as much)."""
-    ring = _COVER_RING * (disc.radius * COVER_GROWTH + COVER_SLACK) + (disc.x, disc.y)
+    ring = _cover_ring() * (disc.radius * COVER_GROWTH + COVER_SLACK) + (disc.x, disc.y)
     cover: BaseGeometry = shapely.polygons(ring)
     return cover
 
