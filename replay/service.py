@@ -63,7 +63,7 @@ from replay.keyed import (
 from replay.mapper import OrjsonTranscoder, PydanticMapper
 from replay.past_states import PastStates
 from replay.snapshots import Warn, trusted_game
-from replay.storage import schema_setup_lock, storage_env
+from replay.storage import APPLICATION, schema_setup_lock, storage_env
 
 Clock = Callable[[], datetime]
 #: How often a service tries to set up its store when other clients set it up too.
@@ -286,7 +286,7 @@ def input_problem(
 class GameService(Application[UUID]):
     """Starts games, decides commands, and reads games back at any version."""
 
-    name = "warledger"
+    name = APPLICATION
     snapshot_interval: ClassVar[int] = 200
     #: A snapshot standing at most this many events from the start is also compared
     #: with the game its events build before it is used (`replay.snapshots`).

@@ -19,6 +19,10 @@ from urllib.parse import unquote, urlparse
 from domain.errors import ScriptError
 
 DEFAULT_DB = "warledger.db"
+#: The service's application name (`GameService.name`): its tables and tracking names.
+APPLICATION = "warledger"
+#: The analytic projection's tracking name after `APPLICATION:` (`replay.views`).
+ANALYTICS = "analytics"
 
 
 def storage_env(db: str | None) -> dict[str, str]:

@@ -45,12 +45,12 @@ from replay.analytics import (
 from replay.mapper import EVENT_TOPIC
 from replay.service import GameNotFoundError, GameService
 from replay.snapshots import trusted_game
+from replay.storage import ANALYTICS
 
 #: Notifications read per page (and analytic batch) while catching up.
 BATCH = 20000
 #: Games whose full state the state view keeps in memory between batches.
 STATE_CACHE = 64
-ANALYTICS = "analytics"
 STATE_VIEWS = "state_views"
 VIEW_SCHEMA = [
     "create table if not exists state_views (game_id text primary key, "

@@ -145,14 +145,13 @@ def views_behind(db: str) -> tuple[int, int]:
         return postgres_views_behind(db)
     import sqlite3
 
-    from replay.service import GameService
-    from replay.views import ANALYTICS
+    from replay.storage import ANALYTICS, APPLICATION  # no service: `--json` loads no model
 
     views = sqlite3.connect(f"file:{db}.views?mode=ro", uri=True)
     events = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         row = views.execute("select notification_id from tracking where application = ?",
-                            (f"{GameService.name}:{ANALYTICS}",)).fetchone()
+                            (f"{APPLICATION}:{ANALYTICS}",)).fetchone()
         found = events.execute("select count(*), count(distinct originator_id) from "
                                "stored_events where rowid > ?", (int(row[0]) if row else 0,))
         behind = found.fetchone()
