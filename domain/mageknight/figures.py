@@ -7,7 +7,8 @@ A cavalry unit answers as one figure on the mount's base (MNT-32 … MNT-34).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from typing import get_args
 
 import shapely
 import shapely.ops
@@ -29,10 +30,11 @@ from domain.geometry import (
 )
 from domain.geometry import polygon_from_points as polygon
 from domain.mageknight.state import Figure, MageKnightState
-from events.core import TerrainPiece
+from events.core import TerrainKind, TerrainPiece
 
 Point = tuple[float, float]
 BLOCKS_PLACEMENT = frozenset({"impassable", "blocking"})
+TERRAIN_KINDS: frozenset[str] = frozenset(get_args(TerrainKind))
 
 
 def figure(state: MageKnightState, figure_id: str) -> Figure:
@@ -87,6 +89,72 @@ def units_on_table(state: MageKnightState) -> Iterator[Figure]:
             yield fig
 
 
+Bounds = tuple[float, float, float, float]
+#: How far (inches) the boxes of two shapes must be apart, beyond the reach asked
+#: about, before the shapes are skipped: far above EPS and any rounding.
+NEAR_SLACK = 1e-3
+
+
+def bounds_of(shape: Footprint | BaseGeometry) -> Bounds:
+    """The shape's bounding box (min x, min y, max x, max y), without shapely for a base."""
+    if isinstance(shape, Disc):
+        r = shape.radius
+        return (shape.x - r, shape.y - r, shape.x + r, shape.y + r)
+    if isinstance(shape, Rect):
+        xs = [x for x, _ in shape.corners]
+        ys = [y for _, y in shape.corners]
+        return (min(xs), min(ys), max(xs), max(ys))
+    x0, y0, x1, y1 = shape.bounds
+    return (x0, y0, x1, y1)
+
+
+def around(*shapes: Footprint | BaseGeometry) -> Bounds:
+    """The box around all the shapes."""
+    boxes = [bounds_of(s) for s in shapes]
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
+            max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def is_beyond(box: Bounds, area: Bounds, reach: float) -> bool:
+    """Are the two boxes more than `reach` (plus NEAR_SLACK) apart along x or y?
+    Then every shape in one is farther than `reach` from every shape in the other,
+    so no exact question about them need be asked."""
+    reach += NEAR_SLACK
+    return (box[0] - area[2] > reach or area[0] - box[2] > reach
+            or box[1] - area[3] > reach or area[1] - box[3] > reach)
+
+
+def bases_near(
+    state: MageKnightState, area: Bounds, reach: float, ignore: Iterable[str] = ()
+) -> list[tuple[Figure, Footprint]]:
+    """The figures on the table (by id, as `units_on_table`) whose base may lie
+    within `reach` of the box `area`, with their bases: every one that does, and
+    perhaps a few that do not (the exact questions are still asked of them)."""
+    skip = frozenset(ignore)
+    found: list[tuple[Figure, Footprint]] = []
+    for other in units_on_table(state):
+        if other.id in skip:
+            continue
+        shape = body(state, other)
+        if not is_beyond(bounds_of(shape), area, reach):
+            found.append((other, shape))
+    return found
+
+
+def terrain_near(
+    state: MageKnightState, kinds: frozenset[str], area: Bounds, reach: float
+) -> list[tuple[TerrainPiece, Polygon]]:
+    """The terrain pieces of `kinds` (in the game's order) that may lie within
+    `reach` of the box `area`, with their polygons (as `bases_near`)."""
+    found: list[tuple[TerrainPiece, Polygon]] = []
+    for piece in state.terrain:
+        if piece.kind in kinds:
+            outline = polygon(piece.polygon)
+            if not is_beyond(bounds_of(outline), area, reach):
+                found.append((piece, outline))
+    return found
+
+
 def is_opposing(a: Figure, b: Figure) -> bool:
     """Are the two figures on different sides right now (MNT-65, MNT-66)?"""
     return a.controlled_by != b.controlled_by
@@ -137,15 +205,16 @@ def opposing_in_contact(state: MageKnightState, fig: Figure) -> list[Figure]:
     unit = unit_of(state, fig)
     return [
         other
-        for other in units_on_table(state)
-        if other.id != unit.id and is_opposing(unit, other) and in_contact(state, unit, other)
+        for other, _ in bases_near(state, bounds_of(body(state, unit)), EPS, {unit.id})
+        if is_opposing(unit, other) and in_contact(state, unit, other)
     ]
 
 
 def terrain_at(state: MageKnightState, point: Point) -> set[str]:
     """The kinds of terrain whose polygon holds the point."""
     spot = ShapelyPoint(point)
-    return {t.kind for t in state.terrain if polygon(list(t.polygon)).covers(spot)}
+    return {piece.kind for piece, outline in terrain_near(state, TERRAIN_KINDS, (*point, *point),
+                                                          0.0) if outline.covers(spot)}
 
 
 def terrain_of(state: MageKnightState, fig: Figure) -> set[str]:
@@ -184,18 +253,16 @@ def sweeps_over(start: Footprint, end: Footprint, other: Footprint | Polygon) ->
 
 def overlapped_base(state: MageKnightState, shape: Footprint, ignore: set[str]) -> Figure | None:
     """The first figure (by id) whose base `shape` overlaps, ignoring `ignore`."""
-    for other in units_on_table(state):
-        if other.id not in ignore and overlaps(shape, body(state, other)):
+    for other, base in bases_near(state, bounds_of(shape), 0.0, ignore):
+        if overlaps(shape, base):
             return other
     return None
 
 
 def blocking_terrain_under(state: MageKnightState, shape: Footprint) -> TerrainPiece | None:
     """The first blocking or impassable terrain piece that `shape` stands on."""
-    for piece in state.terrain:
-        if piece.kind in BLOCKS_PLACEMENT and covers_more_than_touching(
-            polygon(list(piece.polygon)), shape
-        ):
+    for piece, outline in terrain_near(state, BLOCKS_PLACEMENT, bounds_of(shape), 0.0):
+        if covers_more_than_touching(outline, shape):
             return piece
     return None
 
@@ -216,16 +283,38 @@ ROOM_QUAD_SEGS = 64
 ROOM_MARGIN = 1e-4
 
 
-def grown(shape: Footprint | Polygon, by: float) -> Polygon:
-    """`shape` grown by `by` inches, a little more than exactly: the buffer's
-    polygon circumscribes its round parts, plus ROOM_MARGIN."""
-    geometry = ShapelyPoint(shape.centre) if isinstance(shape, Disc) else (
-        shape.polygon if isinstance(shape, Rect) else shape)
+def growth(shape: Footprint | Polygon, by: float) -> float:
+    """How far `grown` pushes out the shape's geometry (a round base's: its centre)."""
     if isinstance(shape, Disc):
         by += shape.radius
     slack = by / math.cos(math.pi / (4 * ROOM_QUAD_SEGS)) - by + ROOM_MARGIN
-    result: Polygon = geometry.buffer(by + slack, quad_segs=ROOM_QUAD_SEGS)
+    return by + slack
+
+
+def grown_geometry(shape: Footprint | Polygon) -> BaseGeometry:
+    """What `grown` buffers: a round base's centre, else the shape's polygon."""
+    if isinstance(shape, Disc):
+        return ShapelyPoint(shape.centre)
+    return shape.polygon if isinstance(shape, Rect) else shape
+
+
+def grown(shape: Footprint | Polygon, by: float) -> Polygon:
+    """`shape` grown by `by` inches, a little more than exactly: the buffer's
+    polygon circumscribes its round parts, plus ROOM_MARGIN."""
+    result: Polygon = grown_geometry(shape).buffer(growth(shape, by), quad_segs=ROOM_QUAD_SEGS)
     return result
+
+
+def may_reach(shape: Footprint | Polygon, by: float, area: Bounds) -> bool:
+    """Could `shape` grown by `by` (`grown`) touch anything in the box `area`?
+    False only when it certainly cannot (its box, pushed out as far, misses it)."""
+    own = (*shape.centre, *shape.centre) if isinstance(shape, Disc) else bounds_of(shape)
+    return not is_beyond(own, area, growth(shape, by))
+
+
+def widened(box: Bounds, by: float) -> Bounds:
+    """The box pushed out by `by` on every side."""
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
 
 
 def contact_room(
@@ -239,10 +328,14 @@ def contact_room(
     width, height = state.board.width, state.board.height
     if width < 2 * radius or height < 2 * radius:
         return LineString()
-    forbidden = [grown(body(state, other), radius)
-                 for other in units_on_table(state) if other.id not in ignore]
-    forbidden += [grown(polygon(list(piece.polygon)), radius)
-                  for piece in state.terrain if piece.kind in BLOCKS_PLACEMENT]
+    # Only the ground that could reach the contact line is cut from it: what lies
+    # farther cannot change the room (the same lines, point for point).
+    line_box = widened(bounds_of(mount_base), radius)
+    shapes: list[Footprint | Polygon] = [
+        body(state, other) for other in units_on_table(state) if other.id not in ignore]
+    shapes += [polygon(piece.polygon) for piece in state.terrain
+               if piece.kind in BLOCKS_PLACEMENT]
+    forbidden = [grown(shape, radius) for shape in shapes if may_reach(shape, radius, line_box)]
     room = line.intersection(box(radius, radius, width - radius, height - radius))
     if forbidden:
         room = room.difference(shapely.union_all(forbidden))
