@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import get_args
 
 import shapely
@@ -124,6 +125,19 @@ def is_beyond(box: Bounds, area: Bounds, reach: float) -> bool:
             or box[1] - area[3] > reach or area[1] - box[3] > reach)
 
 
+def base_box(fig: Figure) -> Bounds:
+    """The box around a figure's base on the table, from its numbers alone (as
+    `bounds_of` its footprint, to rounding, which NEAR_SLACK covers)."""
+    assert fig.x is not None and fig.y is not None
+    if not fig.is_mount:
+        r = fig.base / 2.0
+        return (fig.x - r, fig.y - r, fig.x + r, fig.y + r)
+    hx, hy = heading_vector(fig.facing or 0.0)
+    half_x = (abs(hx) * fig.depth + abs(hy) * fig.width) / 2.0
+    half_y = (abs(hy) * fig.depth + abs(hx) * fig.width) / 2.0
+    return (fig.x - half_x, fig.y - half_y, fig.x + half_x, fig.y + half_y)
+
+
 def bases_near(
     state: MageKnightState, area: Bounds, reach: float, ignore: Iterable[str] = ()
 ) -> list[tuple[Figure, Footprint]]:
@@ -131,14 +145,12 @@ def bases_near(
     within `reach` of the box `area`, with their bases: every one that does, and
     perhaps a few that do not (the exact questions are still asked of them)."""
     skip = frozenset(ignore)
-    found: list[tuple[Figure, Footprint]] = []
-    for other in units_on_table(state):
-        if other.id in skip:
-            continue
-        shape = body(state, other)
-        if not is_beyond(bounds_of(shape), area, reach):
-            found.append((other, shape))
-    return found
+    near = sorted(
+        (fig for fig in state.units.values()
+         if fig.status == "on_table" and fig.mount is None and fig.id not in skip
+         and (fig.x is None or fig.y is None or not is_beyond(base_box(fig), area, reach))),
+        key=lambda f: f.id)
+    return [(fig, body(state, fig)) for fig in near]
 
 
 def terrain_near(
@@ -146,13 +158,16 @@ def terrain_near(
 ) -> list[tuple[TerrainPiece, Polygon]]:
     """The terrain pieces of `kinds` (in the game's order) that may lie within
     `reach` of the box `area`, with their polygons (as `bases_near`)."""
-    found: list[tuple[TerrainPiece, Polygon]] = []
-    for piece in state.terrain:
-        if piece.kind in kinds:
-            outline = polygon(piece.polygon)
-            if not is_beyond(bounds_of(outline), area, reach):
-                found.append((piece, outline))
-    return found
+    return [(piece, polygon(piece.polygon)) for piece in state.terrain
+            if piece.kind in kinds and not is_beyond(outline_box(piece.polygon), area, reach)]
+
+
+@lru_cache(maxsize=4096)
+def outline_box(points: tuple[Point, ...]) -> Bounds:
+    """The box around a terrain outline (kept per outline, as its polygon is)."""
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def is_opposing(a: Figure, b: Figure) -> bool:
