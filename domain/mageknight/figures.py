@@ -13,7 +13,7 @@ from typing import get_args
 
 import shapely
 import shapely.ops
-from shapely.geometry import LineString, Polygon, box
+from shapely.geometry import LineString, Polygon
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry.base import BaseGeometry
 
@@ -225,9 +225,15 @@ def opposing_in_contact(state: MageKnightState, fig: Figure) -> list[Figure]:
     ]
 
 
+def point_at(spot: Point) -> ShapelyPoint:
+    """A shapely point (`shapely.points`: the same point as `Point(spot)`, faster)."""
+    made: ShapelyPoint = shapely.points(spot)
+    return made
+
+
 def terrain_at(state: MageKnightState, point: Point) -> set[str]:
     """The kinds of terrain whose polygon holds the point."""
-    spot = ShapelyPoint(point)
+    spot = point_at(point)
     return {piece.kind for piece, outline in terrain_near(state, TERRAIN_KINDS, (*point, *point),
                                                           0.0) if outline.covers(spot)}
 
@@ -251,7 +257,7 @@ def covers_more_than_touching(area: Polygon, base: Footprint | Polygon) -> bool:
     """Does the ground `area` cover part of `base` (more than touching it)?
     Exact for a round base: its centre is nearer the area than its radius."""
     if isinstance(base, Disc):
-        return float(area.distance(ShapelyPoint(base.centre))) < base.radius - EPS
+        return float(area.distance(point_at(base.centre))) < base.radius - EPS
     shape = base.polygon if isinstance(base, Rect) else base
     return bool(area.intersection(shape).area > EPS)
 
@@ -309,7 +315,7 @@ def growth(shape: Footprint | Polygon, by: float) -> float:
 def grown_geometry(shape: Footprint | Polygon) -> BaseGeometry:
     """What `grown` buffers: a round base's centre, else the shape's polygon."""
     if isinstance(shape, Disc):
-        return ShapelyPoint(shape.centre)
+        return point_at(shape.centre)
     return shape.polygon if isinstance(shape, Rect) else shape
 
 
@@ -351,7 +357,7 @@ def contact_room(
     shapes += [polygon(piece.polygon) for piece in state.terrain
                if piece.kind in BLOCKS_PLACEMENT]
     forbidden = [grown(shape, radius) for shape in shapes if may_reach(shape, radius, line_box)]
-    room = line.intersection(box(radius, radius, width - radius, height - radius))
+    room = line.intersection(shapely.box(radius, radius, width - radius, height - radius))
     if forbidden:
         room = room.difference(shapely.union_all(forbidden))
     return room
@@ -367,7 +373,7 @@ def rear_middle(mount_base: Rect, radius: float) -> Point:
 def onto_contact(mount_base: Rect, radius: float, spot: Point) -> Point:
     """The spot moved onto the exact contact line: `radius` from the mount's base
     (the buffer's round corners are polygons), rounded to 1e-9"."""
-    near = shapely.ops.nearest_points(mount_base.polygon, ShapelyPoint(spot))[0]
+    near = shapely.ops.nearest_points(mount_base.polygon, point_at(spot))[0]
     dx, dy = spot[0] - near.x, spot[1] - near.y
     length = math.hypot(dx, dy)
     if length == 0.0:
@@ -381,7 +387,7 @@ def room_candidates(room: BaseGeometry, mount_base: Rect, radius: float) -> list
     spot behind the middle of the rear side (then its middle, as a fallback); the
     nearest first, ties to the smaller x, then the smaller y."""
     wanted = rear_middle(mount_base, radius)
-    aim = ShapelyPoint(wanted)
+    aim = point_at(wanted)
     ranked: list[tuple[float, float, float, int]] = []
     for piece in shapely.get_parts(shapely.line_merge(room) if room.geom_type == "MultiLineString"
                                    else room):
