@@ -11,17 +11,18 @@ from itertools import pairwise
 from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.geometry import EPS, Disc, Footprint, Rect, path_length
-from domain.geometry import polygon_from_points as polygon
 from domain.mageknight.dial import deal_pushing_damage, mk_state
 from domain.mageknight.figures import (
     BLOCKS_PLACEMENT,
     Point,
+    around,
+    bases_near,
     is_cavalry,
     is_free_spot,
     rider_of,
     sweeps_over,
+    terrain_near,
     unit_of,
-    units_on_table,
 )
 from domain.mageknight.state import Figure, MageKnightState
 from domain.words import agrees, counted
@@ -195,10 +196,10 @@ def check_sweep_clear_of_terrain(
 ) -> None:
     """CORE-MK-MOVE: no part of the moving base passes through blocking or
     impassable terrain (touching it is allowed)."""
-    for piece in state.terrain:
-        if piece.kind not in BLOCKS_PLACEMENT:
-            continue
-        area = polygon(list(piece.polygon))
+    if not steps:
+        return
+    swept = around(*(shape for leg in steps for shape in leg))
+    for piece, area in terrain_near(state, BLOCKS_PLACEMENT, swept, 0.0):
         if any(sweeps_over(a, b, area) for a, b in steps):
             raise RuleViolation(
                 "CORE-MK-MOVE",
@@ -212,10 +213,10 @@ def check_sweep_clear_of_bases(
 ) -> None:
     """CORE-MK-MOVE: no part of the moving base passes through another figure's
     base (touching it is allowed; Trample is the exception, MNT-112)."""
-    for other in units_on_table(state):
-        shape = other.footprint()
-        if other.id in own or shape is None:
-            continue
+    if not steps:
+        return
+    swept = around(*(shape for leg in steps for shape in leg))
+    for other, shape in bases_near(state, swept, 0.0, own):
         if any(sweeps_over(a, b, shape) for a, b in steps):
             raise RuleViolation(
                 "CORE-MK-MOVE", f"{unit.id}'s base would pass through {other.id}'s base"

@@ -5,18 +5,19 @@ from __future__ import annotations
 
 from domain.decision import Decision
 from domain.errors import RuleViolation
-from domain.geometry import Footprint, in_front_arc
+from domain.geometry import EPS, Footprint, in_front_arc
 from domain.mageknight.actions import check_controls
 from domain.mageknight.combat import item_abilities
 from domain.mageknight.commands import Poison
 from domain.mageknight.dial import deal_damage, mk_state
 from domain.mageknight.figures import (
+    bases_near,
     body,
+    bounds_of,
     in_contact,
     is_opposing,
     on_table,
     unit_of,
-    units_on_table,
 )
 from domain.mageknight.state import Figure, MageKnightState
 from events.mageknight import PoisonUsed
@@ -33,9 +34,8 @@ def in_contact_ahead(state: MageKnightState, fig: Figure) -> list[Figure]:
     arc = front_arc_of(state, fig)
     return [
         other
-        for other in units_on_table(state)
-        if other.id != unit.id
-        and is_opposing(unit, other)
+        for other, _ in bases_near(state, bounds_of(body(state, unit)), EPS, {unit.id})
+        if is_opposing(unit, other)
         and in_contact(state, unit, other)
         and in_front_arc(arc, body(state, other))
     ]

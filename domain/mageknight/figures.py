@@ -7,11 +7,13 @@ A cavalry unit answers as one figure on the mount's base (MNT-32 … MNT-34).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from typing import get_args
 
 import shapely
 import shapely.ops
-from shapely.geometry import LineString, Polygon, box
+from shapely.geometry import LineString, Polygon
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry.base import BaseGeometry
 
@@ -29,10 +31,11 @@ from domain.geometry import (
 )
 from domain.geometry import polygon_from_points as polygon
 from domain.mageknight.state import Figure, MageKnightState
-from events.core import TerrainPiece
+from events.core import TerrainKind, TerrainPiece
 
 Point = tuple[float, float]
 BLOCKS_PLACEMENT = frozenset({"impassable", "blocking"})
+TERRAIN_KINDS: frozenset[str] = frozenset(get_args(TerrainKind))
 
 
 def figure(state: MageKnightState, figure_id: str) -> Figure:
@@ -87,6 +90,86 @@ def units_on_table(state: MageKnightState) -> Iterator[Figure]:
             yield fig
 
 
+Bounds = tuple[float, float, float, float]
+#: How far (inches) the boxes of two shapes must be apart, beyond the reach asked
+#: about, before the shapes are skipped: far above EPS and any rounding.
+NEAR_SLACK = 1e-3
+
+
+def bounds_of(shape: Footprint | BaseGeometry) -> Bounds:
+    """The shape's bounding box (min x, min y, max x, max y), without shapely for a base."""
+    if isinstance(shape, Disc):
+        r = shape.radius
+        return (shape.x - r, shape.y - r, shape.x + r, shape.y + r)
+    if isinstance(shape, Rect):
+        xs = [x for x, _ in shape.corners]
+        ys = [y for _, y in shape.corners]
+        return (min(xs), min(ys), max(xs), max(ys))
+    x0, y0, x1, y1 = shape.bounds
+    return (x0, y0, x1, y1)
+
+
+def around(*shapes: Footprint | BaseGeometry) -> Bounds:
+    """The box around all the shapes."""
+    boxes = [bounds_of(s) for s in shapes]
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes),
+            max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def is_beyond(box: Bounds, area: Bounds, reach: float) -> bool:
+    """Are the two boxes more than `reach` (plus NEAR_SLACK) apart along x or y?
+    Then every shape in one is farther than `reach` from every shape in the other,
+    so no exact question about them need be asked."""
+    reach += NEAR_SLACK
+    return (box[0] - area[2] > reach or area[0] - box[2] > reach
+            or box[1] - area[3] > reach or area[1] - box[3] > reach)
+
+
+def base_box(fig: Figure) -> Bounds:
+    """The box around a figure's base on the table, from its numbers alone (as
+    `bounds_of` its footprint, to rounding, which NEAR_SLACK covers)."""
+    assert fig.x is not None and fig.y is not None
+    if not fig.is_mount:
+        r = fig.base / 2.0
+        return (fig.x - r, fig.y - r, fig.x + r, fig.y + r)
+    hx, hy = heading_vector(fig.facing or 0.0)
+    half_x = (abs(hx) * fig.depth + abs(hy) * fig.width) / 2.0
+    half_y = (abs(hy) * fig.depth + abs(hx) * fig.width) / 2.0
+    return (fig.x - half_x, fig.y - half_y, fig.x + half_x, fig.y + half_y)
+
+
+def bases_near(
+    state: MageKnightState, area: Bounds, reach: float, ignore: Iterable[str] = ()
+) -> list[tuple[Figure, Footprint]]:
+    """The figures on the table (by id, as `units_on_table`) whose base may lie
+    within `reach` of the box `area`, with their bases: every one that does, and
+    perhaps a few that do not (the exact questions are still asked of them)."""
+    skip = frozenset(ignore)
+    near = sorted(
+        (fig for fig in state.units.values()
+         if fig.status == "on_table" and fig.mount is None and fig.id not in skip
+         and (fig.x is None or fig.y is None or not is_beyond(base_box(fig), area, reach))),
+        key=lambda f: f.id)
+    return [(fig, body(state, fig)) for fig in near]
+
+
+def terrain_near(
+    state: MageKnightState, kinds: frozenset[str], area: Bounds, reach: float
+) -> list[tuple[TerrainPiece, Polygon]]:
+    """The terrain pieces of `kinds` (in the game's order) that may lie within
+    `reach` of the box `area`, with their polygons (as `bases_near`)."""
+    return [(piece, polygon(piece.polygon)) for piece in state.terrain
+            if piece.kind in kinds and not is_beyond(outline_box(piece.polygon), area, reach)]
+
+
+@lru_cache(maxsize=4096)
+def outline_box(points: tuple[Point, ...]) -> Bounds:
+    """The box around a terrain outline (kept per outline, as its polygon is)."""
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
 def is_opposing(a: Figure, b: Figure) -> bool:
     """Are the two figures on different sides right now (MNT-65, MNT-66)?"""
     return a.controlled_by != b.controlled_by
@@ -137,15 +220,22 @@ def opposing_in_contact(state: MageKnightState, fig: Figure) -> list[Figure]:
     unit = unit_of(state, fig)
     return [
         other
-        for other in units_on_table(state)
-        if other.id != unit.id and is_opposing(unit, other) and in_contact(state, unit, other)
+        for other, _ in bases_near(state, bounds_of(body(state, unit)), EPS, {unit.id})
+        if is_opposing(unit, other) and in_contact(state, unit, other)
     ]
+
+
+def point_at(spot: Point) -> ShapelyPoint:
+    """A shapely point (`shapely.points`: the same point as `Point(spot)`, faster)."""
+    made: ShapelyPoint = shapely.points(spot)
+    return made
 
 
 def terrain_at(state: MageKnightState, point: Point) -> set[str]:
     """The kinds of terrain whose polygon holds the point."""
-    spot = ShapelyPoint(point)
-    return {t.kind for t in state.terrain if polygon(list(t.polygon)).covers(spot)}
+    spot = point_at(point)
+    return {piece.kind for piece, outline in terrain_near(state, TERRAIN_KINDS, (*point, *point),
+                                                          0.0) if outline.covers(spot)}
 
 
 def terrain_of(state: MageKnightState, fig: Figure) -> set[str]:
@@ -167,7 +257,7 @@ def covers_more_than_touching(area: Polygon, base: Footprint | Polygon) -> bool:
     """Does the ground `area` cover part of `base` (more than touching it)?
     Exact for a round base: its centre is nearer the area than its radius."""
     if isinstance(base, Disc):
-        return float(area.distance(ShapelyPoint(base.centre))) < base.radius - EPS
+        return float(area.distance(point_at(base.centre))) < base.radius - EPS
     shape = base.polygon if isinstance(base, Rect) else base
     return bool(area.intersection(shape).area > EPS)
 
@@ -184,18 +274,16 @@ def sweeps_over(start: Footprint, end: Footprint, other: Footprint | Polygon) ->
 
 def overlapped_base(state: MageKnightState, shape: Footprint, ignore: set[str]) -> Figure | None:
     """The first figure (by id) whose base `shape` overlaps, ignoring `ignore`."""
-    for other in units_on_table(state):
-        if other.id not in ignore and overlaps(shape, body(state, other)):
+    for other, base in bases_near(state, bounds_of(shape), 0.0, ignore):
+        if overlaps(shape, base):
             return other
     return None
 
 
 def blocking_terrain_under(state: MageKnightState, shape: Footprint) -> TerrainPiece | None:
     """The first blocking or impassable terrain piece that `shape` stands on."""
-    for piece in state.terrain:
-        if piece.kind in BLOCKS_PLACEMENT and covers_more_than_touching(
-            polygon(list(piece.polygon)), shape
-        ):
+    for piece, outline in terrain_near(state, BLOCKS_PLACEMENT, bounds_of(shape), 0.0):
+        if covers_more_than_touching(outline, shape):
             return piece
     return None
 
@@ -216,16 +304,38 @@ ROOM_QUAD_SEGS = 64
 ROOM_MARGIN = 1e-4
 
 
-def grown(shape: Footprint | Polygon, by: float) -> Polygon:
-    """`shape` grown by `by` inches, a little more than exactly: the buffer's
-    polygon circumscribes its round parts, plus ROOM_MARGIN."""
-    geometry = ShapelyPoint(shape.centre) if isinstance(shape, Disc) else (
-        shape.polygon if isinstance(shape, Rect) else shape)
+def growth(shape: Footprint | Polygon, by: float) -> float:
+    """How far `grown` pushes out the shape's geometry (a round base's: its centre)."""
     if isinstance(shape, Disc):
         by += shape.radius
     slack = by / math.cos(math.pi / (4 * ROOM_QUAD_SEGS)) - by + ROOM_MARGIN
-    result: Polygon = geometry.buffer(by + slack, quad_segs=ROOM_QUAD_SEGS)
+    return by + slack
+
+
+def grown_geometry(shape: Footprint | Polygon) -> BaseGeometry:
+    """What `grown` buffers: a round base's centre, else the shape's polygon."""
+    if isinstance(shape, Disc):
+        return point_at(shape.centre)
+    return shape.polygon if isinstance(shape, Rect) else shape
+
+
+def grown(shape: Footprint | Polygon, by: float) -> Polygon:
+    """`shape` grown by `by` inches, a little more than exactly: the buffer's
+    polygon circumscribes its round parts, plus ROOM_MARGIN."""
+    result: Polygon = grown_geometry(shape).buffer(growth(shape, by), quad_segs=ROOM_QUAD_SEGS)
     return result
+
+
+def may_reach(shape: Footprint | Polygon, by: float, area: Bounds) -> bool:
+    """Could `shape` grown by `by` (`grown`) touch anything in the box `area`?
+    False only when it certainly cannot (its box, pushed out as far, misses it)."""
+    own = (*shape.centre, *shape.centre) if isinstance(shape, Disc) else bounds_of(shape)
+    return not is_beyond(own, area, growth(shape, by))
+
+
+def widened(box: Bounds, by: float) -> Bounds:
+    """The box pushed out by `by` on every side."""
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
 
 
 def contact_room(
@@ -239,11 +349,15 @@ def contact_room(
     width, height = state.board.width, state.board.height
     if width < 2 * radius or height < 2 * radius:
         return LineString()
-    forbidden = [grown(body(state, other), radius)
-                 for other in units_on_table(state) if other.id not in ignore]
-    forbidden += [grown(polygon(list(piece.polygon)), radius)
-                  for piece in state.terrain if piece.kind in BLOCKS_PLACEMENT]
-    room = line.intersection(box(radius, radius, width - radius, height - radius))
+    # Only the ground that could reach the contact line is cut from it: what lies
+    # farther cannot change the room (the same lines, point for point).
+    line_box = widened(bounds_of(mount_base), radius)
+    shapes: list[Footprint | Polygon] = [
+        body(state, other) for other in units_on_table(state) if other.id not in ignore]
+    shapes += [polygon(piece.polygon) for piece in state.terrain
+               if piece.kind in BLOCKS_PLACEMENT]
+    forbidden = [grown(shape, radius) for shape in shapes if may_reach(shape, radius, line_box)]
+    room = line.intersection(shapely.box(radius, radius, width - radius, height - radius))
     if forbidden:
         room = room.difference(shapely.union_all(forbidden))
     return room
@@ -259,7 +373,7 @@ def rear_middle(mount_base: Rect, radius: float) -> Point:
 def onto_contact(mount_base: Rect, radius: float, spot: Point) -> Point:
     """The spot moved onto the exact contact line: `radius` from the mount's base
     (the buffer's round corners are polygons), rounded to 1e-9"."""
-    near = shapely.ops.nearest_points(mount_base.polygon, ShapelyPoint(spot))[0]
+    near = shapely.ops.nearest_points(mount_base.polygon, point_at(spot))[0]
     dx, dy = spot[0] - near.x, spot[1] - near.y
     length = math.hypot(dx, dy)
     if length == 0.0:
@@ -273,7 +387,7 @@ def room_candidates(room: BaseGeometry, mount_base: Rect, radius: float) -> list
     spot behind the middle of the rear side (then its middle, as a fallback); the
     nearest first, ties to the smaller x, then the smaller y."""
     wanted = rear_middle(mount_base, radius)
-    aim = ShapelyPoint(wanted)
+    aim = point_at(wanted)
     ranked: list[tuple[float, float, float, int]] = []
     for piece in shapely.get_parts(shapely.line_merge(room) if room.geom_type == "MultiLineString"
                                    else room):

@@ -24,11 +24,12 @@ from domain.mageknight.commands import Trample
 from domain.mageknight.dial import deal_pushing_damage, mk_state
 from domain.mageknight.figures import (
     Point,
+    bases_near,
     body,
+    bounds_of,
     covers_more_than_touching,
     is_ground_level,
     on_table,
-    units_on_table,
 )
 from domain.mageknight.restrictions import check_cavalry_may_use
 from domain.mageknight.state import Figure, MageKnightState
@@ -58,10 +59,8 @@ def trampled(state: MageKnightState, unit: Figure, area: Polygon) -> list[Figure
     passed over, each once (A-MNT-30)."""
     return [
         other
-        for other in units_on_table(state)
-        if other.id != unit.id
-        and is_ground_level(state, other)
-        and covers_more_than_touching(area, body(state, other))
+        for other, base in bases_near(state, bounds_of(area), 0.0, {unit.id})
+        if covers_more_than_touching(area, base) and is_ground_level(state, other)
     ]
 
 

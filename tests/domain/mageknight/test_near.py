@@ -1,0 +1,296 @@
+"""The fast paths give the exact answers: on random crowded scenes, every
+question that now looks only at the bases and terrain near it (`bases_near`,
+`terrain_near`, the room search's `may_reach`) answers as the plain search over
+every figure and every piece does (CORE-MK-MOVE, CORE-MK-CONTACT, MNT-33,
+MNT-56, MNT-58, MNT-78, MNT-107, MNT-114, CORE-MK-ROOM).
+
+The `exact_*` functions below are the searches as they were before the fast
+paths: every figure on the table, every terrain piece, in order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import shapely
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shapely.geometry import LineString, Polygon, box
+from shapely.geometry.base import BaseGeometry
+
+from domain.errors import RuleViolation
+from domain.geometry import Disc, Footprint, Rect, in_front_arc, swept_area
+from domain.geometry import polygon_from_points as polygon
+from domain.mageknight.actions import check_path, end_footprint, legs
+from domain.mageknight.contact import front_arc_of, in_contact_ahead
+from domain.mageknight.figures import (
+    BLOCKS_PLACEMENT,
+    blocking_terrain_under,
+    body,
+    contact_room,
+    covers_more_than_touching,
+    find_room,
+    grown,
+    in_contact,
+    is_ground_level,
+    is_opposing,
+    opposing_in_contact,
+    overlapped_base,
+    overlaps,
+    room_candidates,
+    sweeps_over,
+    terrain_at,
+    unit_of,
+    units_on_table,
+)
+from domain.mageknight.state import Figure, MageKnightState
+from domain.mageknight.trample import trampled
+from events.core import TerrainPiece
+
+SCENES = settings(max_examples=80, deadline=None,
+                  suppress_health_check=[HealthCheck.too_slow])
+BOARD = 10.0
+
+coordinate = st.floats(min_value=0.0, max_value=BOARD, allow_nan=False)
+facing = st.one_of(st.sampled_from([0.0, 90.0, 180.0, 270.0]),
+                   st.floats(min_value=0.0, max_value=359.0, allow_nan=False))
+
+
+@st.composite
+def figures(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """Warriors and cavalry units, close together (overlaps allowed: the
+    questions must agree on any state)."""
+    found: list[dict[str, Any]] = []
+    for i in range(draw(st.integers(1, 9))):
+        x, y, turn = draw(coordinate), draw(coordinate), draw(facing)
+        owner = draw(st.sampled_from(["red", "blue"]))
+        if draw(st.booleans()):
+            found.append({"id": f"w{i}", "owner": owner, "x": x, "y": y, "facing": turn,
+                          "base": draw(st.sampled_from([0.75, 1.0, 1.5, 2.0])),
+                          "status": "on_table"})
+            continue
+        found.append({"id": f"m{i}", "owner": owner, "kind": "mount", "x": x, "y": y,
+                      "facing": turn, "mount_type": "battle_horse", "intelligence": "pentagon",
+                      "width": draw(st.sampled_from([1.25, 1.5])),
+                      "depth": draw(st.sampled_from([2.0, 2.5])),
+                      "rider": f"r{i}", "status": "on_table"})
+        found.append({"id": f"r{i}", "owner": owner, "mount": f"m{i}", "x": x, "y": y,
+                      "facing": turn, "base": draw(st.sampled_from([0.75, 1.0, 1.5])),
+                      "status": "on_table"})
+    return found
+
+
+@st.composite
+def terrain(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """A few triangles and rectangles of every kind that matters here."""
+    pieces: list[dict[str, Any]] = []
+    for i in range(draw(st.integers(0, 4))):
+        x, y = draw(coordinate), draw(coordinate)
+        w = draw(st.floats(min_value=0.2, max_value=4.0))
+        h = draw(st.floats(min_value=0.2, max_value=4.0))
+        points = ([(x, y), (x + w, y), (x + w, y + h), (x, y + h)] if draw(st.booleans())
+                  else [(x, y), (x + w, y), (x, y + h)])
+        kind = draw(st.sampled_from(["blocking", "impassable", "hindering", "elevated"]))
+        pieces.append({"id": f"t{i}", "kind": kind, "polygon": points})
+    return pieces
+
+
+def scene(units: list[dict[str, Any]], pieces: list[dict[str, Any]]) -> MageKnightState:
+    """A Mage Knight state with these figures and terrain, in red's action phase."""
+    return MageKnightState.model_validate({
+        "ruleset": "mageknight-2", "board": {"width": BOARD, "height": BOARD},
+        "players": ["red", "blue"], "active_player": "red", "phase": "action",
+        "units": {u["id"]: u for u in units}, "terrain": pieces,
+    })
+
+
+# --------------------------------------------------------------- the plain searches
+
+
+def exact_opposing_in_contact(state: MageKnightState, fig: Figure) -> list[str]:
+    unit = unit_of(state, fig)
+    return [o.id for o in units_on_table(state)
+            if o.id != unit.id and is_opposing(unit, o) and in_contact(state, unit, o)]
+
+
+def exact_in_contact_ahead(state: MageKnightState, fig: Figure) -> list[str]:
+    unit = unit_of(state, fig)
+    arc = front_arc_of(state, fig)
+    return [o.id for o in units_on_table(state)
+            if o.id != unit.id and is_opposing(unit, o) and in_contact(state, unit, o)
+            and in_front_arc(arc, body(state, o))]
+
+
+def exact_overlapped_base(state: MageKnightState, shape: Footprint,
+                          ignore: set[str]) -> str | None:
+    for other in units_on_table(state):
+        if other.id not in ignore and overlaps(shape, body(state, other)):
+            return other.id
+    return None
+
+
+def exact_blocking_terrain_under(state: MageKnightState, shape: Footprint) -> str | None:
+    for piece in state.terrain:
+        if piece.kind in BLOCKS_PLACEMENT and covers_more_than_touching(
+                polygon(list(piece.polygon)), shape):
+            return piece.id
+    return None
+
+
+def exact_terrain_at(state: MageKnightState, point: tuple[float, float]) -> set[str]:
+    spot = shapely.Point(point)
+    return {t.kind for t in state.terrain if polygon(list(t.polygon)).covers(spot)}
+
+
+def exact_sweep_blocker(state: MageKnightState, unit: Figure, path: list[tuple[float, float]],
+                        over_bases: bool) -> str | None:
+    """The first thing check_path's sweeps refuse (terrain first, then bases)."""
+    assert unit.x is not None and unit.y is not None
+    steps = legs(unit, [(unit.x, unit.y), *path])
+    for piece in state.terrain:
+        if piece.kind in BLOCKS_PLACEMENT and any(
+                sweeps_over(a, b, polygon(list(piece.polygon))) for a, b in steps):
+            return f"{unit.id}'s base would pass through {piece.kind} terrain {piece.id}"
+    if over_bases:
+        return None
+    own = {unit.id, *([unit.rider] if unit.rider else [])}
+    for other in units_on_table(state):
+        shape = other.footprint()
+        if other.id in own or shape is None:
+            continue
+        if any(sweeps_over(a, b, shape) for a, b in steps):
+            return f"{unit.id}'s base would pass through {other.id}'s base"
+    return None
+
+
+def exact_trampled(state: MageKnightState, unit: Figure, area: Polygon) -> list[str]:
+    return [o.id for o in units_on_table(state)
+            if o.id != unit.id and is_ground_level(state, o)
+            and covers_more_than_touching(area, body(state, o))]
+
+
+def exact_contact_room(state: MageKnightState, mount_base: Rect, radius: float,
+                       ignore: set[str]) -> BaseGeometry:
+    line = mount_base.polygon.buffer(radius, quad_segs=64).exterior
+    width, height = state.board.width, state.board.height
+    if width < 2 * radius or height < 2 * radius:
+        return LineString()
+    forbidden = [grown(body(state, o), radius) for o in units_on_table(state)
+                 if o.id not in ignore]
+    forbidden += [grown(polygon(list(p.polygon)), radius) for p in state.terrain
+                  if p.kind in BLOCKS_PLACEMENT]
+    room = line.intersection(box(radius, radius, width - radius, height - radius))
+    if forbidden:
+        room = room.difference(shapely.union_all(forbidden))
+    return room
+
+
+# --------------------------------------------------------------- the properties
+
+
+def sweep_refusal(state: MageKnightState, unit: Figure, path: list[tuple[float, float]],
+                  over_bases: bool) -> str | None:
+    """What check_path refuses, if it is one of the sweeps (its message)."""
+    try:
+        check_path(state, unit, path, unit.facing or 0.0, 100, over_bases=over_bases)
+    except RuleViolation as refusal:
+        assert refusal.rule == "CORE-MK-MOVE"
+        return refusal.message if "would pass through" in refusal.message else None
+    return None
+
+
+@SCENES
+@given(units=figures(), pieces=terrain())
+def test_contact_and_overlap_questions_answer_as_the_plain_search(
+    units: list[dict[str, Any]], pieces: list[dict[str, Any]]
+) -> None:
+    """CORE-MK-CONTACT, MNT-33, CORE-MK-MOVE: who touches, who overlaps, what
+    terrain a base stands on or a centre is in: the same as over every figure."""
+    state = scene(units, pieces)
+    for fig in units_on_table(state):
+        shape = body(state, fig)
+        assert [o.id for o in opposing_in_contact(state, fig)] == exact_opposing_in_contact(
+            state, fig)
+        assert [o.id for o in in_contact_ahead(state, fig)] == exact_in_contact_ahead(state, fig)
+        found = overlapped_base(state, shape, {fig.id})
+        assert (found.id if found else None) == exact_overlapped_base(state, shape, {fig.id})
+        piece = blocking_terrain_under(state, shape)
+        assert (piece.id if piece else None) == exact_blocking_terrain_under(state, shape)
+        assert terrain_at(state, shape.centre) == exact_terrain_at(state, shape.centre)
+
+
+@SCENES
+@given(units=figures(), pieces=terrain(),
+       path=st.lists(st.tuples(coordinate, coordinate), min_size=1, max_size=3))
+def test_move_sweeps_and_trample_answer_as_the_plain_search(
+    units: list[dict[str, Any]], pieces: list[dict[str, Any]],
+    path: list[tuple[float, float]],
+) -> None:
+    """CORE-MK-MOVE, MNT-112, MNT-114: the base swept along a path passes through
+    the same terrain and bases, and a straight move tramples the same figures."""
+    state = scene(units, pieces)
+    for unit in units_on_table(state):
+        for over_bases in (False, True):
+            want = exact_sweep_blocker(state, unit, path, over_bases)
+            got = sweep_refusal(state, unit, path, over_bases)
+            assert got == want
+        end = end_footprint(unit, path[0], unit.facing or 0.0)
+        area = swept_area(body(state, unit), end)
+        assert [o.id for o in trampled(state, unit, area)] == exact_trampled(state, unit, area)
+
+
+@SCENES
+@given(units=figures(), pieces=terrain())
+def test_room_search_finds_what_the_plain_search_finds(
+    units: list[dict[str, Any]], pieces: list[dict[str, Any]]
+) -> None:
+    """MNT-56, MNT-58, MNT-78, MNT-107, CORE-MK-ROOM: the room cut only by the
+    ground that can reach the contact line is the room cut by all of it (its
+    nodes may differ in the last bits of a float), and the candidates and the
+    spot chosen are the same points."""
+    state = scene(units, pieces)
+    for mount in units_on_table(state):
+        if mount.rider is None:
+            continue
+        rider = state.units[mount.rider]
+        mount_base = mount.footprint()
+        assert isinstance(mount_base, Rect)
+        radius, ignore = rider.base / 2.0, {mount.id, rider.id}
+        room = contact_room(state, mount_base, radius, ignore)
+        want = exact_contact_room(state, mount_base, radius, ignore)
+        assert room.is_empty == want.is_empty
+        if not room.is_empty:  # the same lines, to the last bits of the overlay's nodes
+            assert room.hausdorff_distance(want) <= 1e-9
+        assert (room_candidates(room, mount_base, radius)
+                == room_candidates(want, mount_base, radius))
+        spot = find_room(state, rider, mount)
+        assert spot == exact_find_room(state, rider, mount, want)
+
+
+def exact_find_room(state: MageKnightState, rider: Figure, mount: Figure,
+                    room: BaseGeometry) -> tuple[float, float] | None:
+    """place_rider's choice over the plain room, with the plain free-spot checks."""
+    from domain.geometry import is_wholly_on_board
+    from domain.mageknight.figures import is_touching
+
+    mount_base = mount.footprint()
+    assert isinstance(mount_base, Rect)
+    radius, ignore = rider.base / 2.0, {mount.id, rider.id}
+    for spot in room_candidates(room, mount_base, radius):
+        disc = Disc(spot[0], spot[1], rider.base)
+        if (is_touching(disc, mount_base)
+                and is_wholly_on_board(disc, state.board.width, state.board.height)
+                and exact_overlapped_base(state, disc, ignore) is None
+                and exact_blocking_terrain_under(state, disc) is None):
+            return spot
+    return None
+
+
+def test_the_plain_searches_see_the_pieces_the_scenes_make() -> None:
+    """The scenes' terrain is read as terrain pieces (so the properties above
+    are about real terrain, not an empty list)."""
+    state = scene([], [{"id": "t0", "kind": "blocking",
+                        "polygon": [(1, 1), (3, 1), (3, 3)]}])
+    assert state.terrain == [TerrainPiece(id="t0", kind="blocking",
+                                          polygon=((1, 1), (3, 1), (3, 3)))]
+    assert exact_blocking_terrain_under(state, Disc(2.5, 1.5, 1.0)) == "t0"
