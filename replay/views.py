@@ -42,7 +42,8 @@ from replay.analytics import (
     GameContext,
     schema_statements,
 )
-from replay.mapper import EVENT_TOPIC
+from replay.event_store import GameEventStore
+from replay.mapper import EVENT_TOPIC, SharedFactMapper
 from replay.service import GameNotFoundError, GameService
 from replay.snapshots import trusted_game
 from replay.storage import ANALYTICS
@@ -105,6 +106,9 @@ class StateViews:
         self.games: OrderedDict[str, Game] = OrderedDict()
         self.touched: dict[str, int] = {}
         self.deferred: set[str] = set()
+        #: The games' events, each distinct fact validated once (a read-only view).
+        self.mapper = SharedFactMapper(service.construct_transcoder())
+        self.events = GameEventStore(mapper=self.mapper, recorder=service.events.recorder)
 
     def note(self, game_id: str, version: int, state: bytes) -> None:
         """Fold one stored event into a cached game, or leave its game for the end."""
@@ -118,7 +122,7 @@ class StateViews:
             return
         stored = StoredEvent(originator_id=game.id, originator_version=version,
                              topic=EVENT_TOPIC, state=state)
-        game.apply_event(cast(GameEvent, self.service.mapper.to_domain_event(stored)))
+        game.apply_event(cast(GameEvent, self.mapper.to_domain_event(stored)))
         self.games.move_to_end(game_id)
 
     def rows(self) -> Iterator[tuple[str, int, str]]:
@@ -139,7 +143,7 @@ class StateViews:
         every game once, and the rebuild would read its events a second time
         (`warledger verify` checks every event)."""
         service = self.service
-        game = trusted_game(service.snapshots, service.events, game_id, version,
+        game = trusted_game(service.snapshots, self.events, game_id, version,
                             recheck_events=0, warn=service.warn)
         if game is None:
             raise GameNotFoundError(f"no game {game_id} in this store")
