@@ -45,6 +45,8 @@ class Table:
     key: tuple[str, ...]
     #: Has an `undone` column that undo and redo flip, keyed by (game_id, step).
     per_step: bool = True
+    #: The rule set whose facts alone make its rows (None: every rule set's).
+    ruleset: str | None = None
 
     def create_sql(self) -> str:
         cols = ", ".join(f"{name} {kind}" for name, kind in self.columns)
@@ -69,8 +71,10 @@ T, N, R = "text", "integer", "double precision"
 WHERE = (("game_id", T), ("event_no", N), ("step", N))
 
 
-def per_step(name: str, *columns: tuple[str, str], key: tuple[str, ...] = ()) -> Table:
-    return Table(name, (*WHERE, *columns, (UNDONE, N)), ("game_id", "event_no", *key))
+def per_step(name: str, *columns: tuple[str, str], key: tuple[str, ...] = (),
+             ruleset: str | None = None) -> Table:
+    return Table(name, (*WHERE, *columns, (UNDONE, N)), ("game_id", "event_no", *key),
+                 ruleset=ruleset)
 
 
 GAMES = Table("games", (
@@ -95,33 +99,50 @@ CONTESTS = Table("contests", (
 ), ("game_id", "event_no", "step", "rule"), per_step=False)
 AMBUSH = per_step("t9a_ambush", ("player", T), ("unit", T), ("game_turn", N), ("roll", N),
                   ("point_x", R), ("point_y", R), ("models", N), ("members", T),
-                  ("scoring", T))
+                  ("scoring", T), ruleset="t9a")
 AMBUSH_ROLLS = per_step("t9a_ambush_rolls", ("player", T), ("unit", T), ("game_turn", N),
-                        ("roll", N), ("arrives", N))
+                        ("roll", N), ("arrives", N), ruleset="t9a")
 ARO = per_step("n4_aro", ("round", N), ("player", T), ("trooper", T), ("skill", T),
-               ("generated", N), ("rule", T), ("reason", T), ("eligible", T), ("declared", T))
-MK_ACTIONS = per_step("mk_actions", ("round", N), ("player", T), ("figure", T), ("action", T))
+               ("generated", N), ("rule", T), ("reason", T), ("eligible", T), ("declared", T),
+               ruleset="infinity-n4")
+MK_ACTIONS = per_step("mk_actions", ("round", N), ("player", T), ("figure", T), ("action", T),
+                      ruleset="mageknight-2")
 MK_ATTACKS = per_step("mk_attacks", ("round", N), ("player", T), ("attacker", T),
                       ("attacker_owner", T), ("target", T), ("target_owner", T), ("kind", T),
-                      ("roll", N), ("hit", N), ("damage", N))
+                      ("roll", N), ("hit", N), ("damage", N), ruleset="mageknight-2")
 MK_DISMOUNTS = per_step("mk_dismounts", ("round", N), ("player", T), ("rider", T), ("mount", T),
-                        ("owner", T), ("cause", T))
+                        ("owner", T), ("cause", T), ruleset="mageknight-2")
 STRATAGEMS = per_step("w40k_stratagems", ("round", N), ("turn", T), ("phase", T), ("player", T),
                       ("stratagem", T), ("name", T), ("cost", N), ("base_cost", N),
-                      ("targets", T), ("trigger", T))
+                      ("targets", T), ("trigger", T), ruleset="w40k-10")
 CP = per_step("w40k_cp", ("round", N), ("phase", T), ("player", T), ("kind", T), ("amount", N),
-              ("lost", N), ("source", T), ("balance", N))
+              ("lost", N), ("source", T), ("balance", N), ruleset="w40k-10")
 
 TABLES: tuple[Table, ...] = (GAMES, PLAYERS, STEPS, DICE, CITATIONS, CONTESTS, AMBUSH,
                              AMBUSH_ROLLS, ARO, MK_ACTIONS, MK_ATTACKS, MK_DISMOUNTS,
                              STRATAGEMS, CP)
 TABLE_NAMES = tuple(t.name for t in TABLES)
+#: The rule sets with tables of their own.
+OWN_TABLES = frozenset(t.ruleset for t in TABLES if t.ruleset is not None)
 
 
-def schema_statements() -> list[str]:
-    """Every `create table` and `create index` of the analytic tables."""
+def flipped_tables(ruleset: str) -> tuple[Table, ...]:
+    """The per-step tables that can hold rows of a game of `ruleset`: the shared
+    ones and its own (every one, for a rule set without tables of its own)."""
+    return tuple(t for t in TABLES if t.per_step and (
+        t.ruleset is None or t.ruleset == ruleset or ruleset not in OWN_TABLES))
+
+
+def schema_statements(indexes: bool = True) -> list[str]:
+    """Every `create table` and (unless told not to) `create index` of the analytic
+    tables."""
     statements = [t.create_sql() for t in TABLES]
-    statements += [s for t in TABLES if (s := t.index_sql()) is not None]
+    return statements + index_statements() if indexes else statements
+
+
+def index_statements() -> list[str]:
+    """The secondary indexes (a rebuild into a new file creates them at its end)."""
+    statements = [s for t in TABLES if (s := t.index_sql()) is not None]
     # `stats` picks confirmed results and filters games without reading each games
     # row's context (`ctx`, most of the row's bytes).
     statements.append("create index if not exists games_result on games "
@@ -220,13 +241,16 @@ class GameContext:
         return "win" if self.winner == player else "loss"
 
 
-@dataclass(frozen=True)
 class Ev:
-    """Where an event stands: its game, its number in the game's log, its step."""
+    """Where an event stands: its game, its number in the game's log, its step
+    (a slotted class: one is made per event, and a frozen dataclass costs more)."""
 
-    game: GameContext
-    event_no: int
-    step: int
+    __slots__ = ("event_no", "game", "step")
+
+    def __init__(self, game: GameContext, event_no: int, step: int) -> None:
+        self.game = game
+        self.event_no = event_no
+        self.step = step
 
 
 @dataclass
@@ -383,10 +407,9 @@ def _dice(ev: Ev, fact: JsonDict, out: Batch) -> None:
 # -- contested moves: undo, redo, rulings --------------------------------------------------
 def _flip(out: Batch, g: GameContext, steps: list[int], undone: int) -> None:
     marks = ", ".join("?" for _ in steps)
-    for table in TABLES:
-        if table.per_step:
-            out.update(f"update {table.name} set {UNDONE} = ? "
-                       f"where game_id = ? and step in ({marks})", undone, g.game_id, *steps)
+    for table in flipped_tables(g.ruleset):
+        out.update(f"update {table.name} set {UNDONE} = ? "
+                   f"where game_id = ? and step in ({marks})", undone, g.game_id, *steps)
 
 
 def _contest(out: Batch, ev: Ev, steps: list[int], kind: str) -> None:

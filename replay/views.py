@@ -21,12 +21,16 @@ Dropping the tables and running again rebuilds them, identical.
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import os
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Protocol, cast
 from uuid import UUID
 
+import orjson
 from eventsourcing.persistence import StoredEvent
 
 from domain.game import Game
@@ -40,16 +44,25 @@ from replay.analytics import (
     Batch,
     Fold,
     GameContext,
+    index_statements,
     schema_statements,
 )
 from replay.event_store import GameEventStore
 from replay.mapper import EVENT_TOPIC, SharedFactMapper
 from replay.service import GameNotFoundError, GameService
-from replay.snapshots import trusted_game
+from replay.snapshots import Warn, trusted_game
 from replay.storage import ANALYTICS
 
 #: Notifications read per page (and analytic batch) while catching up.
 BATCH = 20000
+#: A rebuild from scratch of at least this many events builds its state views in
+#: a second process (`StateViewsHelper`), beside the analytic fold.
+PARALLEL_FROM = 50_000
+#: The helper's rows, copied into the state views.
+HELPER_COPY = ("insert into state_views (game_id, version, state) "
+               "select game_id, version, state from helper.state_views where true "
+               "on conflict (game_id) do update set version = excluded.version, "
+               "state = excluded.state")
 #: Games whose full state the state view keeps in memory between batches.
 STATE_CACHE = 64
 STATE_VIEWS = "state_views"
@@ -156,22 +169,142 @@ class StateViews:
             self.games.clear()
 
 
+def remove_sqlite_file(path: str, keep_main: bool = False) -> None:
+    """Remove an SQLite file and its journal, WAL and shared-memory files (a new
+    file must never meet an old file's WAL)."""
+    for suffix in ("-journal", "-wal", "-shm", *(() if keep_main else ("",))):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path + suffix)
+
+
+class StateViewsHelper:
+    """The state views of a rebuild from scratch, built by a second process while
+    this one folds the analytic tables (the two share nothing but the event file).
+
+    The helper reads every game at `head` (its latest snapshot plus its tail,
+    `StateViews.read`) into a scratch SQLite file beside the views; the rebuild
+    copies those rows in, in the same transaction as its own rows for the games
+    with events after `head` and the state views' tracking position. Until that
+    commit the scratch file is not part of the views: a crash leaves the state
+    views where they were (empty, tracked at 0), and the file is removed.
+    """
+
+    def __init__(self, env: dict[str, str], head: int, views_path: str) -> None:
+        import subprocess
+        import sys
+        import tempfile
+
+        self.head = head
+        folder = os.path.dirname(os.path.abspath(views_path))
+        handle, self.path = tempfile.mkstemp(prefix=".state-views-", suffix=".tmp", dir=folder)
+        os.close(handle)
+        # A plain child interpreter (not multiprocessing's spawn, which re-runs the
+        # caller's main module), with this process's import path.
+        child_env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        orders = orjson.dumps({"env": env, "head": head, "path": self.path,
+                               "modules": rule_set_modules()}).decode()
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "from replay.views import helper_main; helper_main()",
+             orders], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env)
+
+    def attach(self, conn: sqlite3.Connection, warn: Warn | None) -> bool:
+        """Wait for the helper (raising its error), pass on its warnings and attach
+        its rows as `helper`."""
+        out, err = self.process.communicate()
+        if self.process.returncode != 0:
+            lines = err.decode(errors="replace").strip().splitlines() or ["no message"]
+            raise RuntimeError(f"the state views helper failed: {lines[-1]}")
+        for message in orjson.loads(out):
+            if warn is not None:
+                warn(message)
+        conn.execute("attach database ? as helper", (self.path,))
+        return True
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.communicate()
+        remove_sqlite_file(self.path)
+
+
+def rule_set_modules() -> list[str]:
+    """The modules that registered rule sets of their own (tests, benchmarks): the
+    helper imports them; the rule sets of `events.rule_sets` load by name."""
+    from domain.ruleset import RULESETS
+    from events.rule_sets import RULE_SETS
+
+    wired = {entry.name for entry in RULE_SETS}
+    return sorted({type(ruleset).__module__ for name, ruleset in RULESETS.items()
+                   if name not in wired})
+
+
+def helper_main() -> None:
+    """The helper process: its orders (JSON) as its argument, its warnings (JSON) on
+    stdout."""
+    import sys
+
+    orders = orjson.loads(sys.argv[1])
+    for module in orders["modules"]:
+        importlib.import_module(module)
+    warnings = build_state_views(orders["env"], orders["head"], orders["path"])
+    sys.stdout.buffer.write(orjson.dumps(warnings))
+
+
+def build_state_views(env: dict[str, str], head: int, path: str) -> list[str]:
+    """(In the helper process.) The state view of every game at notification `head`,
+    written to the scratch file at `path`; returns the warnings of the reads."""
+    warnings: list[str] = []
+    service = GameService(None, env=env)
+    service.warn = warnings.append
+    events = sqlite3.connect(f"file:{env['SQLITE_DBNAME']}?mode=ro", uri=True)
+    out = sqlite3.connect(path, isolation_level=None)
+    try:
+        out.execute("pragma journal_mode = off")
+        out.execute("pragma synchronous = off")
+        for statement in VIEW_SCHEMA:
+            out.execute(statement)
+        states = StateViews(service)
+        states.touched.update(
+            (str(UUID(game)), int(version)) for game, version in events.execute(
+                "select originator_id, max(originator_version) from stored_events "
+                "where rowid <= ? group by originator_id", (head,)))
+        out.execute("begin")
+        out.executemany(VIEW_UPSERT, states.rows())
+        out.execute("commit")
+    finally:
+        out.close()
+        events.close()
+        service.close()
+    return warnings
+
+
 class Views:
     """The state view and analytic tables of an SQLite store, in their own file."""
 
-    def __init__(self, service: GameService, path: str, batch: int = BATCH) -> None:
+    def __init__(self, service: GameService, path: str, batch: int = BATCH,
+                 parallel_from: int = PARALLEL_FROM) -> None:
         self.service = service
         self.batch = batch
+        self.parallel_from = parallel_from
         self.where = path
-        self.conn = sqlite3.connect(path, isolation_level=None)
-        self.conn.execute("pragma journal_mode = wal")
-        self.conn.execute("pragma synchronous = normal")
-        for statement in [*schema_statements(), *VIEW_SCHEMA, SQLITE_TRACKING]:
-            self.conn.execute(statement)
+        self.conn = self._connect(path)
         self.fold = Fold(self._context)
         self.states = StateViews(service)
         self.ids: dict[str, str] = {}
         self.events = self._events_file(service)
+
+    @staticmethod
+    def _connect(path: str, fresh: bool = False) -> sqlite3.Connection:
+        """The views file, its tables made. A `fresh` file (a rebuild from scratch
+        into a new file) is written without a journal and gets its secondary
+        indexes at the end (`_finish_fresh`)."""
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute(f"pragma journal_mode = {'off' if fresh else 'wal'}")
+        conn.execute(f"pragma synchronous = {'off' if fresh else 'normal'}")
+        for statement in [*schema_statements(indexes=not fresh), *VIEW_SCHEMA,
+                          SQLITE_TRACKING]:
+            conn.execute(statement)
+        return conn
 
     @staticmethod
     def _events_file(service: GameService) -> sqlite3.Connection | None:
@@ -206,11 +339,45 @@ class Views:
         )
 
     def run(self) -> int:
-        """Project every new notification; return how many were processed."""
+        """Project every new notification; return how many were processed.
+
+        A large rebuild from scratch (`PARALLEL_FROM` events or more, an SQLite
+        event file) builds its state views in a second process and writes a new
+        views file beside the old one, without a journal, that replaces it only
+        once complete: a crash leaves the old file as it was."""
         analytics_at, views_at = self.tracked(ANALYTICS), self.tracked(STATE_VIEWS)
+        helper = self._start_helper(analytics_at, views_at)
+        if helper is None:
+            return self._project(analytics_at, views_at, None)
+        kept, fresh_path = self.conn, f"{self.where}.rebuild"
+        remove_sqlite_file(fresh_path)
+        self.conn = self._connect(fresh_path, fresh=True)
+        self.fold.forget()
+        try:
+            processed = self._project(0, 0, helper)
+            for statement in index_statements():
+                self.conn.execute(statement)
+            self.conn.execute("pragma journal_mode = wal")
+        except BaseException:
+            self.conn.close()
+            self.conn = kept
+            remove_sqlite_file(fresh_path)
+            raise
+        finally:
+            helper.close()
+        self.conn.close()
+        kept.close()
+        remove_sqlite_file(self.where, keep_main=True)
+        os.replace(fresh_path, self.where)
+        self.conn = self._connect(self.where)
+        return processed
+
+    def _project(self, analytics_at: int, views_at: int,
+                 helper: StateViewsHelper | None) -> int:
         start = min(analytics_at, views_at)
         processed = 0
         self.states.reset()
+        noted_from = views_at if helper is None else helper.head
         try:
             while True:
                 page = self._page(start)
@@ -219,17 +386,28 @@ class Views:
                 fresh = [row for row in page if row[0] > analytics_at]
                 if fresh:
                     self._write_analytics(fresh)
-                for row in page:
-                    if row[0] > views_at:
-                        self.states.note(row[1], row[2], row[3])
+                if page[-1][0] > noted_from:
+                    for row in page:
+                        if row[0] > noted_from:
+                            self.states.note(row[1], row[2], row[3])
                 start = page[-1][0]
                 processed += len(page)
             if start > views_at:
-                self._write_state_views(start)
+                self._write_state_views(start, helper)
         except BaseException:
             self.states.reset(forget=True)
             raise
         return processed
+
+    def _start_helper(self, analytics_at: int, views_at: int) -> StateViewsHelper | None:
+        """A second process for the state views of a large rebuild from scratch."""
+        if analytics_at or views_at or self.events is None or (os.cpu_count() or 1) < 2:
+            return None
+        row = self.events.execute("select max(rowid) from stored_events").fetchone()
+        head = int(row[0] or 0)
+        if head < self.parallel_from:
+            return None
+        return StateViewsHelper(dict(self.service.env), head, self.where)
 
     def _page(self, start: int) -> list[tuple[int, str, int, bytes]]:
         """(notification id, game id, event number, stored body) of the next events.
@@ -265,9 +443,13 @@ class Views:
             self.fold.forget()  # contexts may hold the unwritten batch
             raise
 
-    def _write_state_views(self, position: int) -> None:
+    def _write_state_views(self, position: int,
+                           helper: StateViewsHelper | None = None) -> None:
+        attached = helper.attach(self.conn, self.service.warn) if helper is not None else False
         self.conn.execute("begin")
         try:
+            if attached:
+                self.conn.execute(HELPER_COPY)
             self.conn.executemany(VIEW_UPSERT, self.states.rows())
             self._track(STATE_VIEWS, position)
             self.conn.execute("commit")
@@ -276,6 +458,8 @@ class Views:
             raise
         finally:
             self.states.reset()
+            if attached:
+                self.conn.execute("detach database helper")
 
     def view(self, game_id: UUID) -> tuple[int, str] | None:
         """(version, state JSON) of one game's view, if projected."""
