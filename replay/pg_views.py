@@ -10,10 +10,21 @@ a `PostgresTrackingRecorder`). While catching up it writes a batch every
 The state views (`state_views`) follow with their own tracking row: after the
 analytic tables reach the head, each game with newer events is read once as
 its latest snapshot plus its tail (or folded from the bounded cache).
+
+`PgViews.follow` keeps the runner subscribed (`warledger views URL --follow`):
+each committed event is folded as it comes (LISTEN/NOTIFY), and the state views
+follow within `poll` seconds. Exactly one follower should run per database, but
+two are safe: every write takes one transaction-level advisory lock and checks,
+inside that transaction, that no one has tracked a position at or beyond its
+first event (`ProjectionConflictError` otherwise, and nothing is written); the
+follower that lost then resumes from the tables' own position. A follower killed
+at any moment loses nothing and counts nothing twice: its rows and its tracking
+record commit together or not at all.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 from uuid import UUID
@@ -23,7 +34,14 @@ from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.projection import Projection, ProjectionRunner
 from psycopg.sql import SQL
 
-from replay.analytics import TABLES, Fold, GameContext, schema_statements
+from replay.analytics import (
+    TABLES,
+    Batch,
+    Fold,
+    GameContext,
+    UnknownFactError,
+    schema_statements,
+)
 from replay.mapper import OrjsonTranscoder
 from replay.service import GameService
 from replay.storage import storage_env
@@ -31,6 +49,12 @@ from replay.views import BATCH, STATE_VIEWS, VIEW_SCHEMA, VIEW_UPSERT, StateView
 
 PROJECTION = "analytics"
 EVENTS_TABLE = f"{GameService.name}_events"
+#: The advisory lock every write of the views takes (an arbitrary, fixed number).
+WRITE_LOCK = 0x57A12_0015
+
+
+class ProjectionConflictError(Exception):
+    """Another process has already projected these events (nothing was written)."""
 
 
 class RawEvent:
@@ -75,13 +99,38 @@ class AnalyticsRecorder(PostgresTrackingRecorder):
     def write(self, fold: Fold, rows: list[tuple[int, str, int, bytes]]) -> None:
         """Fold rows and write them with their tracking, in one transaction."""
         try:
-            batch = fold.fold(rows)
+            batch = self.fold(fold, rows)
             with self.datastore.transaction(commit=True) as curs:
+                self.claim(curs, GameService.name, rows[0][0])
                 write_batch(curs, batch, "%s")
                 self._insert_tracking(curs, Tracking(GameService.name, batch.position))
         except BaseException:
             fold.forget()
             raise
+
+    def fold(self, fold: Fold, rows: list[tuple[int, str, int, bytes]]) -> Batch:
+        """The batch's rows. An event out of step with a game's stored context means
+        another follower has written past this one's start (a conflict, checked
+        under the lock), or tables not of this log (the fold's own error)."""
+        try:
+            return fold.fold(rows)
+        except UnknownFactError:
+            with self.datastore.transaction(commit=False) as curs:
+                self.claim(curs, GameService.name, rows[0][0])
+            raise
+
+    def claim(self, curs: Any, application: str, first: int) -> None:
+        """Inside a write's transaction: take the views' write lock and check that no
+        one has projected notification `first` or later (`ProjectionConflictError`)."""
+        curs.execute("select pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+        curs.execute(SQL(f"select max(notification_id) as at from {self.tracking_table_name} "
+                         "where application_name = %s"), (application,))
+        row = curs.fetchone()
+        at = int(row["at"] or 0) if row else 0
+        if at >= first:
+            raise ProjectionConflictError(
+                f"{application} is already projected to notification {at} (this write "
+                f"began at {first}): another process follows the same database")
 
     def context(self, game_id: str) -> GameContext | None:
         with self.datastore.transaction(commit=False) as curs:
@@ -158,21 +207,40 @@ class PgViews:
         """The last notification id both projections have processed."""
         return min(self.tracked(), self.tracked(STATE_VIEWS))
 
+    def _runner(self) -> ProjectionRunner[RawGameService, AnalyticsRecorder]:
+        return ProjectionRunner(application_class=RawGameService,
+                                projection_class=AnalyticsProjection,
+                                view_class=AnalyticsRecorder, env=self.env)
+
     def run(self) -> int:
         """Catch every projection up with the head; return how many events were new."""
         head = self.recorder.head()
         before = min(self.tracked(), self.tracked(STATE_VIEWS))
-        if self.tracked() < head:
-            with ProjectionRunner(application_class=RawGameService,
-                                  projection_class=AnalyticsProjection,
-                                  view_class=AnalyticsRecorder, env=self.env) as runner:
-                deadline = time.monotonic() + self.timeout
-                while self.tracked() < head:
-                    runner.run_forever(timeout=0.005)  # re-raises the projection's error
-                    if time.monotonic() > deadline:
-                        raise TimeoutError(f"the analytic tables did not reach event {head}")
+        deadline = time.monotonic() + self.timeout
+        while self.tracked() < head:
+            try:
+                with self._runner() as runner:
+                    while self.tracked() < head:
+                        runner.run_forever(timeout=0.005)  # re-raises the projection's error
+                        if time.monotonic() > deadline:
+                            raise TimeoutError(
+                                f"the analytic tables did not reach event {head}")
+            except ProjectionConflictError:
+                continue  # another process wrote first: go on from the tables' position
         self._state_views(head)
         return max(0, head - before)
+
+    def follow(self, stop: threading.Event, poll: float = 0.05) -> None:
+        """Keep both projections current until `stop` is set: the runner folds each
+        event as it is committed; the state views catch up every `poll` seconds."""
+        while not stop.is_set():
+            try:
+                with self._runner() as runner:
+                    while not stop.is_set():
+                        runner.run_forever(timeout=poll)
+                        self._state_views(self.tracked())
+            except ProjectionConflictError:
+                continue  # another follower wrote first: resume from the tables' position
 
     def _state_views(self, head: int) -> None:
         since = self.tracked(STATE_VIEWS)
@@ -186,11 +254,16 @@ class PgViews:
             latest = [(str(r["originator_id"]), int(r["version"])) for r in curs.fetchall()]
         self.states.reset()
         self.states.touched.update(latest)
-        with self.recorder.datastore.transaction(commit=True) as curs:
-            curs.executemany(VIEW_UPSERT.replace("?", "%s"), list(self.states.rows()))
-            tracking = Tracking(f"{GameService.name}:{STATE_VIEWS}", head)
-            self.recorder._insert_tracking(curs, tracking)
-        self.states.reset()
+        application = f"{GameService.name}:{STATE_VIEWS}"
+        try:
+            with self.recorder.datastore.transaction(commit=True) as curs:
+                self.recorder.claim(curs, application, since + 1)
+                curs.executemany(VIEW_UPSERT.replace("?", "%s"), list(self.states.rows()))
+                self.recorder._insert_tracking(curs, Tracking(application, head))
+        except ProjectionConflictError:
+            pass  # another follower wrote these games' views (at least this far)
+        finally:
+            self.states.reset()
 
     def view(self, game_id: UUID) -> tuple[int, str] | None:
         with self.recorder.datastore.transaction(commit=False) as curs:

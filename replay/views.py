@@ -199,12 +199,13 @@ class StateViewsHelper:
         handle, self.path = tempfile.mkstemp(prefix=".state-views-", suffix=".tmp", dir=folder)
         os.close(handle)
         # A plain child interpreter (not multiprocessing's spawn, which re-runs the
-        # caller's main module), with this process's import path.
+        # caller's main module), with exactly this process's import path (`-P`: not
+        # the working directory's modules first).
         child_env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         orders = orjson.dumps({"env": env, "head": head, "path": self.path,
                                "modules": rule_set_modules()}).decode()
         self.process = subprocess.Popen(
-            [sys.executable, "-c", "from replay.views import helper_main; helper_main()",
+            [sys.executable, "-P", "-c", "from replay.views import helper_main; helper_main()",
              orders], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env)
 
     def attach(self, conn: sqlite3.Connection, warn: Warn | None) -> bool:

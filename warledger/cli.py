@@ -210,6 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
     views = sub.add_parser("views", help="bring the state view and analytic tables up to date")
     views.add_argument("db")
     views.add_argument("--rebuild", action="store_true", help="drop the views and rebuild")
+    views.add_argument("--follow", action="store_true",
+                       help="PostgreSQL: keep the views current until SIGINT/SIGTERM")
     views.set_defaults(handler=cmd_views)
 
     register_stats(sub)
@@ -666,15 +668,24 @@ def cmd_views(args: argparse.Namespace) -> int:
     from replay.analytics import UnknownFactError
     from replay.views import open_views
 
+    if args.follow and "://" not in args.db:
+        raise CliError("--follow needs a PostgreSQL store; on SQLite run `warledger views "
+                       "DB` whenever the views should catch up")
     views = open_views(open_service(args.db), args.db, views_path(args.db))
     try:
         if args.rebuild:
             views.drop()
         count = views.run()
+        print(f"projected {count} new events into {views.where} "
+              f"(position {views.position()})", flush=True)
+        if args.follow:
+            from warledger.views_follow import follow
+
+            follow(views)
     except UnknownFactError as error:
         raise CliError(str(error)) from None
-    print(f"projected {count} new events into {views.where} (position {views.position()})")
-    views.close()
+    finally:
+        views.close()
     return 0
 
 
