@@ -611,11 +611,14 @@ class Fold:
         """Drop every cached context (after a batch that was not written)."""
         self.contexts.clear()
 
-    def fold(self, rows: Iterable[tuple[int, str, int, bytes]]) -> Batch:
-        """Rows are (notification id, game id, event number, stored body)."""
+    def fold(self, rows: Iterable[tuple[int, str, int, bytes]],
+             touched: dict[str, GameContext] | None = None) -> Batch:
+        """Rows are (notification id, game id, event number, stored body). `touched`:
+        the contexts of games whose rows are not written yet (the batch adds to it,
+        and its contexts come before the cache's)."""
         if len(CURRENT) != len(every_fact_type()):
             current_versions()
-        out = Batch()
+        out = Batch() if touched is None else Batch(touched=touched)
         handlers = HANDLERS
         touched = out.touched
         for notification_id, game_id, version, state in rows:

@@ -26,7 +26,7 @@ import importlib
 import os
 import sqlite3
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol, cast
 from uuid import UUID
 
@@ -63,6 +63,8 @@ HELPER_COPY = ("insert into state_views (game_id, version, state) "
                "select game_id, version, state from helper.state_views where true "
                "on conflict (game_id) do update set version = excluded.version, "
                "state = excluded.state")
+#: Games whose rows a rebuild into a new file may keep unwritten (their contexts).
+UNWRITTEN_GAMES = 8192
 #: Games whose full state the state view keeps in memory between batches.
 STATE_CACHE = 64
 STATE_VIEWS = "state_views"
@@ -95,9 +97,10 @@ class Cursor(Protocol):
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]], /) -> Any: ...
 
 
-def write_batch(curs: Cursor, batch: Batch, mark: str = "?") -> None:
-    """Every row of a batch, inserts first, then updates in log order, then the
-    games it touched (with their contexts). `mark` is the driver's placeholder."""
+def write_batch(curs: Cursor, batch: Batch, mark: str = "?", games_too: bool = True) -> None:
+    """Every row of a batch, inserts first, then updates in log order, then (unless
+    told not to) the games it touched, with their contexts. `mark` is the driver's
+    placeholder."""
     def sql(text: str) -> str:
         return text if mark == "?" else text.replace("?", mark)
 
@@ -105,7 +108,14 @@ def write_batch(curs: Cursor, batch: Batch, mark: str = "?") -> None:
         curs.executemany(sql(INSERTS[table]), rows)
     for text, params in batch.updates:
         curs.execute(sql(text), params)
-    games = list(batch.touched.values())
+    if games_too:
+        write_games(curs, batch.touched.values(), sql)
+
+
+def write_games(curs: Cursor, contexts: Iterable[GameContext],
+                sql: Callable[[str], str] = str) -> None:
+    """The `games` and `players` rows of these games (their contexts included)."""
+    games = list(contexts)
     curs.executemany(sql(GAMES_UPSERT), [g.game_row() for g in games])
     curs.executemany(sql(PLAYERS_UPSERT), [row for g in games for row in g.player_rows()])
 
@@ -287,6 +297,8 @@ class Views:
         self.service = service
         self.batch = batch
         self.parallel_from = parallel_from
+        #: Games whose rows wait for the end of a rebuild into a new file.
+        self.unwritten: dict[str, GameContext] | None = None
         self.where = path
         self.conn = self._connect(path)
         self.fold = Fold(self._context)
@@ -354,6 +366,7 @@ class Views:
         remove_sqlite_file(fresh_path)
         self.conn = self._connect(fresh_path, fresh=True)
         self.fold.forget()
+        self.unwritten = {}
         try:
             processed = self._project(0, 0, helper)
             for statement in index_statements():
@@ -366,6 +379,7 @@ class Views:
             raise
         finally:
             helper.close()
+            self.unwritten = None
         self.conn.close()
         kept.close()
         remove_sqlite_file(self.where, keep_main=True)
@@ -393,6 +407,8 @@ class Views:
                             self.states.note(row[1], row[2], row[3])
                 start = page[-1][0]
                 processed += len(page)
+            if self.unwritten:
+                self._write_unwritten_games()
             if start > views_at:
                 self._write_state_views(start, helper)
         except BaseException:
@@ -430,19 +446,34 @@ class Views:
         return [(n.id, str(n.originator_id), n.originator_version, n.state) for n in page]
 
     def _write_analytics(self, page: list[tuple[int, str, int, bytes]]) -> None:
+        """Fold a page and write its rows with the tracking position. In a rebuild
+        into a new file the games rows wait (`unwritten`, at most `UNWRITTEN_GAMES`):
+        with every game played at once, each page touches every game, and its games
+        row (the context) would be rewritten every page."""
+        unwritten = self.unwritten
         try:
-            batch = self.fold.fold(page)
+            batch = self.fold.fold(page, touched=unwritten)
+            games_too = unwritten is None or len(unwritten) >= UNWRITTEN_GAMES
             self.conn.execute("begin")
             try:
-                write_batch(self.conn, batch)
+                write_batch(self.conn, batch, games_too=games_too)
                 self._track(ANALYTICS, batch.position)
                 self.conn.execute("commit")
+                if unwritten is not None and games_too:
+                    unwritten.clear()
             except BaseException:
                 self.conn.execute("rollback")
                 raise
         except BaseException:
             self.fold.forget()  # contexts may hold the unwritten batch
             raise
+
+    def _write_unwritten_games(self) -> None:
+        assert self.unwritten is not None
+        self.conn.execute("begin")
+        write_games(self.conn, self.unwritten.values())
+        self.conn.execute("commit")
+        self.unwritten.clear()
 
     def _write_state_views(self, position: int,
                            helper: StateViewsHelper | None = None) -> None:

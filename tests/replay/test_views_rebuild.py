@@ -34,7 +34,12 @@ def store(tmp_path: Path) -> GameService:
     return service
 
 
-def test_a_parallel_rebuild_into_a_new_file_equals_the_catch_up(tmp_path: Path) -> None:
+@pytest.mark.parametrize("unwritten", [2, 8192])
+def test_a_parallel_rebuild_into_a_new_file_equals_the_catch_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unwritten: int,
+) -> None:
+    """`unwritten`: how many games' rows may wait (2: written every few pages)."""
+    monkeypatch.setattr("replay.views.UNWRITTEN_GAMES", unwritten)
     service = store(tmp_path)
     incremental = Views(service, str(tmp_path / "inc.views"), batch=5)
     incremental.run()
