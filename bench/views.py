@@ -171,8 +171,11 @@ def child(mode: str, db: str, budget: float) -> dict[str, Any]:
     else:
         raise SystemExit(f"unknown mode {mode}")
     seconds = time.perf_counter() - start
+    helper = resource.getrusage(resource.RUSAGE_CHILDREN)  # the state views' helper, if any
     return {"events": events, "seconds": seconds, "events_per_s": events / seconds,
-            "peak_rss_mb": peak_rss_mb(), "rss_before_mb": base_rss}
+            "cpu_s": time.process_time(), "helper_cpu_s": helper.ru_utime + helper.ru_stime,
+            "peak_rss_mb": peak_rss_mb(), "helper_peak_rss_mb": helper.ru_maxrss / 1024,
+            "rss_before_mb": base_rss, "load_average": os.getloadavg()}
 
 
 def previous_rebuild(service: Any, path: str, budget: float) -> int:

@@ -137,11 +137,13 @@ class SharedFactMapper(PydanticMapper):
     """A mapper for read-only projections: each distinct stored fact is validated
     once and the same frozen fact object is handed to every event that stored it.
 
-    The key is the fact's own JSON as stored (re-serialised from the parsed body,
-    so it never depends on where the fact sits in the body): equal bytes are an
-    equal fact, validated by the same `load_fact`, so the game a projection folds
-    is the game `PydanticMapper` gives, to the state hash. Only for games that are
-    read, never decided on or stored (`replay.views.StateViews`).
+    The key is the stored body from its `"fact":` key on: the other keys of the
+    body hold a string or a number, never an object, so the first `"fact":` in
+    the bytes is that key, and the bytes after it begin with the fact's JSON
+    exactly as stored. Equal keys are an equal fact, validated by the same
+    `load_fact`, so the game a projection folds is the game `PydanticMapper`
+    gives, to the state hash. Only for games that are read, never decided on or
+    stored (`replay.views.StateViews`).
     """
 
     def __init__(self, transcoder: Transcoder, capacity: int = SHARED_FACTS) -> None:
@@ -155,7 +157,7 @@ class SharedFactMapper(PydanticMapper):
             return super().decode_stored(originator_id, version, topic, data)
         body = orjson.loads(data)
         stored = body["fact"]
-        key = orjson.dumps(stored)
+        key = data[data.find(b'"fact":'):]
         facts = self.facts
         fact = facts.get(key)
         if fact is None:

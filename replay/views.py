@@ -274,7 +274,7 @@ def build_state_views(env: dict[str, str], head: int, path: str) -> list[str]:
         out.execute("pragma synchronous = off")
         for statement in VIEW_SCHEMA:
             out.execute(statement)
-        states = StateViews(service)
+        states = StateViews(service, capacity=1)  # each game is read once: keep none
         states.touched.update(
             (str(UUID(game)), int(version)) for game, version in events.execute(
                 "select originator_id, max(originator_version) from stored_events "

@@ -94,3 +94,27 @@ def test_a_rebuild_that_fails_leaves_the_old_views_file_as_it_was(
     incremental = Views(service, str(tmp_path / "inc.views"))
     incremental.run()
     assert dump(views.conn) == dump(incremental.conn)
+
+
+def test_the_shared_fact_mapper_reads_the_events_the_ordinary_mapper_reads(
+    tmp_path: Path,
+) -> None:
+    from replay.event_store import GameEventStore
+    from replay.mapper import SharedFactMapper
+
+    service = GameService(str(tmp_path / "g.db"))
+    first, second = play_examples(service, ["t9a-ambush-legal.yaml", "t9a-ambush-legal.yaml"])
+    shared = GameEventStore(mapper=SharedFactMapper(service.construct_transcoder()),
+                            recorder=service.events.recorder)
+    ours = [list(shared.get(game)) for game in (first, second)]
+    assert ours == [list(service.events.get(game)) for game in (first, second)]
+    assert len(ours[0]) > 10
+    # the same script played twice: the same facts, validated once and shared
+    assert all(a.fact is b.fact for a, b in zip(ours[0][2:], ours[1][2:], strict=False)
+               if a.fact == b.fact)
+    assert sum(a.fact is b.fact for a, b in zip(ours[0], ours[1], strict=False)) > 5
+    game = service.load(second)
+    from replay.snapshots import trusted_game
+
+    folded = trusted_game(None, shared, second)
+    assert folded is not None and folded.state == game.state and folded.version == game.version
