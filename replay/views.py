@@ -56,11 +56,14 @@ from replay.storage import ANALYTICS
 #: Notifications read per page (and analytic batch) while catching up.
 BATCH = 20000
 #: A rebuild from scratch of at least this many events builds its state views in
-#: a second process (`StateViewsHelper`), beside the analytic fold.
+#: other processes (`StateViewsHelper`), beside the analytic fold.
 PARALLEL_FROM = 50_000
-#: The helper's rows, copied into the state views.
+#: How many: two, with the fold a third (on two cores, the three finish about
+#: together: the state views' reads cost more than the fold).
+HELPERS = 2
+#: A helper's rows, copied into the state views.
 HELPER_COPY = ("insert into state_views (game_id, version, state) "
-               "select game_id, version, state from helper.state_views where true "
+               "select game_id, version, state from {}.state_views where true "
                "on conflict (game_id) do update set version = excluded.version, "
                "state = excluded.state")
 #: Games whose rows a rebuild into a new file may keep unwritten (their contexts).
@@ -188,23 +191,25 @@ def remove_sqlite_file(path: str, keep_main: bool = False) -> None:
 
 
 class StateViewsHelper:
-    """The state views of a rebuild from scratch, built by a second process while
-    this one folds the analytic tables (the two share nothing but the event file).
+    """Part of the state views of a rebuild from scratch, built by another process
+    while this one folds the analytic tables (they share nothing but the event file).
 
-    The helper reads every game at `head` (its latest snapshot plus its tail,
-    `StateViews.read`) into a scratch SQLite file beside the views; the rebuild
-    copies those rows in, in the same transaction as its own rows for the games
-    with events after `head` and the state views' tracking position. Until that
-    commit the scratch file is not part of the views: a crash leaves the state
-    views where they were (empty, tracked at 0), and the file is removed.
+    Helper `part` of `parts` reads every `parts`-th game at `head` (its latest
+    snapshot plus its tail, `StateViews.read`) into a scratch SQLite file beside
+    the views; the rebuild copies those rows in, in the same transaction as its own
+    rows for the games with events after `head` and the state views' tracking
+    position. Until that commit the scratch file is not part of the views: a crash
+    leaves the state views where they were (empty, tracked at 0), and the file is
+    removed.
     """
 
-    def __init__(self, env: dict[str, str], head: int, views_path: str) -> None:
+    def __init__(self, env: dict[str, str], head: int, views_path: str,
+                 part: int = 0, parts: int = 1) -> None:
         import subprocess
         import sys
         import tempfile
 
-        self.head = head
+        self.head, self.part = head, part
         folder = os.path.dirname(os.path.abspath(views_path))
         handle, self.path = tempfile.mkstemp(prefix=".state-views-", suffix=".tmp", dir=folder)
         os.close(handle)
@@ -212,15 +217,15 @@ class StateViewsHelper:
         # caller's main module), with exactly this process's import path (`-P`: not
         # the working directory's modules first).
         child_env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        orders = orjson.dumps({"env": env, "head": head, "path": self.path,
-                               "modules": rule_set_modules()}).decode()
+        orders = orjson.dumps({"env": env, "head": head, "path": self.path, "part": part,
+                               "parts": parts, "modules": rule_set_modules()}).decode()
         self.process = subprocess.Popen(
             [sys.executable, "-P", "-c", "from replay.views import helper_main; helper_main()",
              orders], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env)
 
-    def attach(self, conn: sqlite3.Connection, warn: Warn | None) -> bool:
+    def attach(self, conn: sqlite3.Connection, warn: Warn | None) -> str:
         """Wait for the helper (raising its error), pass on its warnings and attach
-        its rows as `helper`."""
+        its rows; the schema name they are attached as."""
         out, err = self.process.communicate()
         if self.process.returncode != 0:
             lines = err.decode(errors="replace").strip().splitlines() or ["no message"]
@@ -228,8 +233,9 @@ class StateViewsHelper:
         for message in orjson.loads(out):
             if warn is not None:
                 warn(message)
-        conn.execute("attach database ? as helper", (self.path,))
-        return True
+        name = f"helper{self.part}"
+        conn.execute(f"attach database ? as {name}", (self.path,))
+        return name
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -257,13 +263,16 @@ def helper_main() -> None:
     orders = orjson.loads(sys.argv[1])
     for module in orders["modules"]:
         importlib.import_module(module)
-    warnings = build_state_views(orders["env"], orders["head"], orders["path"])
+    warnings = build_state_views(orders["env"], orders["head"], orders["path"],
+                                 orders["part"], orders["parts"])
     sys.stdout.buffer.write(orjson.dumps(warnings))
 
 
-def build_state_views(env: dict[str, str], head: int, path: str) -> list[str]:
-    """(In the helper process.) The state view of every game at notification `head`,
-    written to the scratch file at `path`; returns the warnings of the reads."""
+def build_state_views(env: dict[str, str], head: int, path: str, part: int = 0,
+                      parts: int = 1) -> list[str]:
+    """(In a helper process.) The state view of every `parts`-th game (from the
+    `part`-th, in the order of their ids) at notification `head`, written to the
+    scratch file at `path`; returns the warnings of the reads."""
     warnings: list[str] = []
     service = GameService(None, env=env)
     service.warn = warnings.append
@@ -275,10 +284,12 @@ def build_state_views(env: dict[str, str], head: int, path: str) -> list[str]:
         for statement in VIEW_SCHEMA:
             out.execute(statement)
         states = StateViews(service, capacity=1)  # each game is read once: keep none
-        states.touched.update(
-            (str(UUID(game)), int(version)) for game, version in events.execute(
-                "select originator_id, max(originator_version) from stored_events "
-                "where rowid <= ? group by originator_id", (head,)))
+        games = events.execute(
+            "select originator_id, max(originator_version) from stored_events "
+            "where rowid <= ? group by originator_id order by originator_id",
+            (head,)).fetchall()
+        states.touched.update((str(UUID(game)), int(version))
+                              for game, version in games[part::parts])
         out.execute("begin")
         out.executemany(VIEW_UPSERT, states.rows())
         out.execute("commit")
@@ -355,20 +366,20 @@ class Views:
         """Project every new notification; return how many were processed.
 
         A large rebuild from scratch (`PARALLEL_FROM` events or more, an SQLite
-        event file) builds its state views in a second process and writes a new
+        event file) builds its state views in other processes and writes a new
         views file beside the old one, without a journal, that replaces it only
         once complete: a crash leaves the old file as it was."""
         analytics_at, views_at = self.tracked(ANALYTICS), self.tracked(STATE_VIEWS)
-        helper = self._start_helper(analytics_at, views_at)
-        if helper is None:
-            return self._project(analytics_at, views_at, None)
+        helpers = self._start_helpers(analytics_at, views_at)
+        if not helpers:
+            return self._project(analytics_at, views_at, [])
         kept, fresh_path = self.conn, f"{self.where}.rebuild"
         remove_sqlite_file(fresh_path)
         self.conn = self._connect(fresh_path, fresh=True)
         self.fold.forget()
         self.unwritten = {}
         try:
-            processed = self._project(0, 0, helper)
+            processed = self._project(0, 0, helpers)
             for statement in index_statements():
                 self.conn.execute(statement)
             self.conn.execute("pragma journal_mode = wal")
@@ -378,7 +389,8 @@ class Views:
             remove_sqlite_file(fresh_path)
             raise
         finally:
-            helper.close()
+            for helper in helpers:
+                helper.close()
             self.unwritten = None
         self.conn.close()
         kept.close()
@@ -388,11 +400,11 @@ class Views:
         return processed
 
     def _project(self, analytics_at: int, views_at: int,
-                 helper: StateViewsHelper | None) -> int:
+                 helpers: list[StateViewsHelper]) -> int:
         start = min(analytics_at, views_at)
         processed = 0
         self.states.reset()
-        noted_from = views_at if helper is None else helper.head
+        noted_from = helpers[0].head if helpers else views_at
         try:
             while True:
                 page = self._page(start)
@@ -410,21 +422,24 @@ class Views:
             if self.unwritten:
                 self._write_unwritten_games()
             if start > views_at:
-                self._write_state_views(start, helper)
+                self._write_state_views(start, helpers)
         except BaseException:
             self.states.reset(forget=True)
             raise
         return processed
 
-    def _start_helper(self, analytics_at: int, views_at: int) -> StateViewsHelper | None:
-        """A second process for the state views of a large rebuild from scratch."""
+    def _start_helpers(self, analytics_at: int, views_at: int) -> list[StateViewsHelper]:
+        """The processes for the state views of a large rebuild from scratch (none
+        for anything else)."""
         if analytics_at or views_at or self.events is None or (os.cpu_count() or 1) < 2:
-            return None
+            return []
         row = self.events.execute("select max(rowid) from stored_events").fetchone()
         head = int(row[0] or 0)
         if head < self.parallel_from:
-            return None
-        return StateViewsHelper(dict(self.service.env), head, self.where)
+            return []
+        env = dict(self.service.env)
+        return [StateViewsHelper(env, head, self.where, part, HELPERS)
+                for part in range(HELPERS)]
 
     def _page(self, start: int) -> list[tuple[int, str, int, bytes]]:
         """(notification id, game id, event number, stored body) of the next events.
@@ -476,12 +491,12 @@ class Views:
         self.unwritten.clear()
 
     def _write_state_views(self, position: int,
-                           helper: StateViewsHelper | None = None) -> None:
-        attached = helper.attach(self.conn, self.service.warn) if helper is not None else False
+                           helpers: Sequence[StateViewsHelper] = ()) -> None:
+        attached = [helper.attach(self.conn, self.service.warn) for helper in helpers]
         self.conn.execute("begin")
         try:
-            if attached:
-                self.conn.execute(HELPER_COPY)
+            for name in attached:
+                self.conn.execute(HELPER_COPY.format(name))
             self.conn.executemany(VIEW_UPSERT, self.states.rows())
             self._track(STATE_VIEWS, position)
             self.conn.execute("commit")
@@ -490,8 +505,8 @@ class Views:
             raise
         finally:
             self.states.reset()
-            if attached:
-                self.conn.execute("detach database helper")
+            for name in attached:
+                self.conn.execute(f"detach database {name}")
 
     def view(self, game_id: UUID) -> tuple[int, str] | None:
         """(version, state JSON) of one game's view, if projected."""
