@@ -27,12 +27,18 @@ pytestmark = [pytest.mark.postgres,
 WITHIN = 10.0
 
 
+#: `warledger views URL --follow`, in a process that also knows the test-only rule set
+#: (other tests leave test-dice games in the shared test database).
+FOLLOW = ("import sys; import tests.dice_game; from warledger.cli import main; "
+          "sys.exit(main(['views', sys.argv[1], '--follow']))")
+
+
 class Follower:
     """One `warledger views URL --follow` process."""
 
     def __init__(self, url: str) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "warledger.cli", "views", url, "--follow"],
+            [sys.executable, "-c", FOLLOW, url],
             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
