@@ -61,6 +61,8 @@ PARALLEL_FROM = 50_000
 #: How many: two, with the fold a third (on two cores, the three finish about
 #: together: the state views' reads cost more than the fold).
 HELPERS = 2
+#: The environment variable that holds a helper's orders.
+HELPER_ORDERS = "WARLEDGER_VIEWS_HELPER"
 #: A helper's rows, copied into the state views.
 HELPER_COPY = ("insert into state_views (game_id, version, state) "
                "select game_id, version, state from {}.state_views where true "
@@ -215,13 +217,16 @@ class StateViewsHelper:
         os.close(handle)
         # A plain child interpreter (not multiprocessing's spawn, which re-runs the
         # caller's main module), with exactly this process's import path (`-P`: not
-        # the working directory's modules first).
-        child_env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        # the working directory's modules first). Its orders go in its environment,
+        # which only its owner can read: the service's settings may hold a secret,
+        # and a command line is visible to every user of the machine.
         orders = orjson.dumps({"env": env, "head": head, "path": self.path, "part": part,
                                "parts": parts, "modules": rule_set_modules()}).decode()
+        child_env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
+                     HELPER_ORDERS: orders}
         self.process = subprocess.Popen(
-            [sys.executable, "-P", "-c", "from replay.views import helper_main; helper_main()",
-             orders], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env)
+            [sys.executable, "-P", "-c", "from replay.views import helper_main; helper_main()"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env)
 
     def attach(self, conn: sqlite3.Connection, warn: Warn | None) -> str:
         """Wait for the helper (raising its error), pass on its warnings and attach
@@ -256,11 +261,11 @@ def rule_set_modules() -> list[str]:
 
 
 def helper_main() -> None:
-    """The helper process: its orders (JSON) as its argument, its warnings (JSON) on
-    stdout."""
+    """The helper process: its orders (JSON) in its environment, its warnings (JSON)
+    on stdout."""
     import sys
 
-    orders = orjson.loads(sys.argv[1])
+    orders = orjson.loads(os.environ[HELPER_ORDERS])
     for module in orders["modules"]:
         importlib.import_module(module)
     warnings = build_state_views(orders["env"], orders["head"], orders["path"],
