@@ -642,6 +642,8 @@ class GameService(Application[UUID]):
         a few index lookups per game at most however long the games are (issue 12
         item 3); only an ambiguous prefix reads its games' first events to count them.
         Elsewhere, the store's games are listed."""
+        if not text:
+            raise GameNotFoundError(NO_GAME_NAMED)
         datastore = sqlite_datastore(self.recorder)
         if datastore is None:
             return pick_game(self.game_ids(), text)
@@ -683,9 +685,15 @@ LAST_STARTED = (
 )
 
 
+#: An empty GAME argument names no game, even in a store of one.
+NO_GAME_NAMED = "no game named: give a game id, a unique prefix of one, or 'last'"
+
+
 def pick_game(ids: Sequence[UUID], text: str) -> UUID:
     """The one game `text` names among `ids` (in the order they were started): 'last'
     is the latest; otherwise the full id or a unique prefix."""
+    if not text:
+        raise GameNotFoundError(NO_GAME_NAMED)
     if text == "last":
         if not ids:
             raise GameNotFoundError("the database holds no games")

@@ -44,10 +44,20 @@ def test_every_form_gives_what_listing_the_games_gives(service: GameService) -> 
 
 
 def test_an_ambiguous_prefix_says_how_many_games_match(service: GameService) -> None:
-    ids = [service.start(SETUP) for _ in range(3)]
-    with pytest.raises(GameNotFoundError, match="'' matches 3 games; give more of the id"):
-        service.find_game("")
+    ids = [service.start(SETUP, UUID(f"abc{n}" + "0" * 28)) for n in range(3)]
+    with pytest.raises(GameNotFoundError, match="'abc' matches 3 games; give more of the id"):
+        service.find_game("abc")
     assert service.find_game(str(ids[1])[:36]) == ids[1]
+    assert service.find_game("abc1") == ids[1]
+
+
+def test_an_empty_game_argument_names_no_game_even_in_a_store_of_one(
+        service: GameService) -> None:
+    only = service.start(SETUP)
+    assert service.find_game(str(only)[:4]) == only
+    for find in (service.find_game, lambda text: pick_game([only], text)):
+        with pytest.raises(GameNotFoundError, match="no game named: give a game id"):
+            find("")
 
 
 def test_an_empty_store_holds_no_last_game(service: GameService) -> None:

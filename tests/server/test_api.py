@@ -193,6 +193,7 @@ def test_bad_input_is_one_json_error_with_its_status(client: TestClient) -> None
         (client.post(url, json={"do": "next_phase"},
                      headers=auth(red) | {"If-Match": "soon"}), 400),
         (client.post(url, json={"do": "next_phase", "dice": "six"}, headers=auth(red)), 400),
+        (client.post(url, json={"do": "next_phase", "by": None}, headers=auth(red)), 400),
         (client.post("/games", json={"ruleset": "chess"}), 400),
         (client.get("/nowhere"), 404),
     ]
@@ -202,6 +203,19 @@ def test_bad_input_is_one_json_error_with_its_status(client: TestClient) -> None
         assert set(body) >= {"error", "message"} and "Traceback" not in response.text
     head = client.get(f"/games/{gid}", headers=auth(game["seats"]["judge"])).json()["head"]
     assert head == start
+
+
+def test_a_command_may_be_sent_as_yaml_as_a_game_may(client: TestClient) -> None:
+    game = create(client)
+    gid, red = game["game"], game["seats"]["red"]
+    sent = client.post(f"/games/{gid}/commands", content=b"do: next_phase\n",
+                       headers=auth(red) | {"Content-Type": "application/yaml"})
+    assert sent.status_code == 200, sent.text
+    assert sent.json()["accepted"] is True
+    by_null = client.post(f"/games/{gid}/commands", json={"do": "next_phase", "by": None},
+                          headers=auth(red))
+    assert (by_null.status_code, by_null.json()["error"]) == (400, "malformed")
+    assert "None" not in by_null.json()["message"]
 
 
 def test_look_alike_player_ids_are_refused_at_set_up(client: TestClient) -> None:

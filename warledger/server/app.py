@@ -510,11 +510,15 @@ def create_app(db: str, *, max_body: int = MAX_BODY, key: bytes | None = None) -
         game_id, seat = await who(request)
         if seat.role == "spectator":
             raise ApiError(403, "spectator", "a spectator cannot issue commands")
-        data = parse_body(await read_body(request, server.max_body), "json")
+        data = parse_body(await read_body(request, server.max_body),
+                          request.headers.get("content-type", ""))
         if not isinstance(data, dict):
             raise ApiError(400, "malformed", "a command is a JSON object")
         if "by" not in data:
             data["by"] = seat.seat
+        elif not isinstance(data["by"], str):
+            raise ApiError(400, "malformed", "'by' names a seat, as text; leave it out and "
+                           "the token's seat acts")
         elif data["by"] != seat.seat:
             raise ApiError(403, "not_your_seat", f"this token holds the seat {seat.seat!r}; it "
                            f"cannot act for {data['by']!r}")
