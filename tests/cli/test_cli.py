@@ -105,21 +105,19 @@ def test_a_missing_script_file_exits_2(capsys: pytest.CaptureFixture[str]) -> No
 def test_malformed_steps_are_refused_with_input_and_the_run_goes_on(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A step that is not a mapping at all makes the whole script malformed
-    (tests/cli/test_bad_input.py)."""
     script = tmp_path / "steps.yaml"
     script.write_text(
         "ruleset: w40k-10\nboard: {width: 44, height: 60}\nplayers: [a, b]\n"
-        "steps:\n  - {by: a, do: teleport}\n  - {by: nobody, do: end_turn}\n"
+        "steps:\n  - 7\n  - {by: a, do: teleport}\n  - {by: nobody, do: end_turn}\n"
         "  - {by: a, do: end_turn, dice: [x]}\n  - {by: a, do: end_turn}\n")
 
     code, out, _ = run_cli(capsys, "run", str(script), "--json")
 
     steps = orjson.loads(out)["steps"]
     assert code == 0
-    assert [s["rule"] for s in steps[:3]] == ["INPUT"] * 3
-    assert "unknown command 'teleport'" in steps[0]["message"]
-    assert steps[3]["accepted"] is True
+    assert [s["rule"] for s in steps[:4]] == ["INPUT"] * 4
+    assert "unknown command 'teleport'" in steps[1]["message"]
+    assert steps[4]["accepted"] is True
 
 
 def test_replay_at_n_gives_the_state_after_event_n(
