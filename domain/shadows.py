@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from domain.bounded import Bounded
 from domain.deferred import defer
 
 if TYPE_CHECKING:
@@ -139,8 +140,9 @@ class Sightlines(Obstacles):
         self._reach = 2.0 * math.hypot(x1 - x0, y1 - y0) + 1.0
         self._hidden: OrderedDict[Point2, HiddenRegion | None] = OrderedDict()
         self._verdicts: dict[tuple[Disc, bool, Disc], bool] = {}
-        self._lookouts: OrderedDict[tuple[tuple[int, ...], tuple[bool, ...]],
-                                    tuple[tuple[Disc | None, ...], Lookouts]] = OrderedDict()
+        self._lookouts: Bounded[tuple[tuple[int, ...], tuple[bool, ...]],
+                                tuple[tuple[Disc | None, ...], Lookouts]] = \
+            Bounded(LOOKOUTS_KEPT)
 
     def lookouts(self, seen_from: tuple[Disc | None, ...],
                  all_round: tuple[bool, ...]) -> Lookouts:
@@ -153,9 +155,7 @@ class Sightlines(Obstacles):
             return entry[1]
         found = Lookouts(self, seen_from, all_round)
         # Keep the bases themselves, so that their ids cannot be reused meanwhile.
-        self._lookouts[key] = (seen_from, found)
-        while len(self._lookouts) > LOOKOUTS_KEPT:
-            self._lookouts.popitem(last=False)
+        self._lookouts.keep(key, (seen_from, found))
         return found
 
     def verdict(self, seen_from: Disc, all_round: bool, target: Disc,

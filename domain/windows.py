@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from domain.commands import Command
 from domain.decision import Decision
@@ -131,8 +131,7 @@ class WindowMachine(TurnMachine):
     def check_issue(self, state: GameState, command: Command) -> None:
         """CORE-GAME-OVER, CORE-WINDOW-OPEN, CORE-NO-WINDOW: may this command be
         issued where the game stands?"""
-        cursor = WindowCursor(state, command)
-        cursor.phase = self.position(state)
+        cursor = cast(WindowCursor, self.standing(state, command))
         if self.row_taken(cursor, "issue") is not None:
             return
         over, open_ = cursor.is_over_for_it(), not (

@@ -24,10 +24,10 @@ Bounded: `PER_GAME` versions of each of the `GAMES` games decided on last.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from threading import Lock
 from uuid import UUID
 
+from domain.bounded import Bounded
 from domain.state import GameState
 
 
@@ -45,29 +45,20 @@ class PastStates:
     def __init__(self, per_game: int = PER_GAME, games: int = GAMES) -> None:
         self.per_game = per_game
         self.games = games
-        self._states: OrderedDict[UUID, OrderedDict[int, GameState]] = OrderedDict()
+        self._states: Bounded[UUID, Bounded[int, GameState]] = Bounded(games)
         self._lock = Lock()
 
     def keep(self, game_id: UUID, version: int, state: GameState) -> None:
         """`state` is the game after event `version`, and the events after it are
         stored: nobody may change `state` any more (the caller drops it)."""
         with self._lock:
-            kept = self._states.get(game_id)
+            kept = self._states.recent(game_id)
             if kept is None:
-                kept = self._states[game_id] = OrderedDict()
-                while len(self._states) > self.games:
-                    self._states.popitem(last=False)
-            self._states.move_to_end(game_id)
-            kept[version] = state
-            while len(kept) > self.per_game:
-                kept.popitem(last=False)
+                kept = self._states.keep(game_id, Bounded(self.per_game))
+            kept.keep(version, state)
 
     def state_after(self, game_id: UUID, version: int) -> GameState | None:
         """The kept state after event `version`, or None (ask the log)."""
         with self._lock:
             kept = self._states.get(game_id)
             return None if kept is None else kept.get(version)
-
-    def forget(self, game_id: UUID) -> None:
-        with self._lock:
-            self._states.pop(game_id, None)

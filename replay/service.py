@@ -642,8 +642,6 @@ class GameService(Application[UUID]):
         a few index lookups per game at most however long the games are (issue 12
         item 3); only an ambiguous prefix reads its games' first events to count them.
         Elsewhere, the store's games are listed."""
-        if not text:
-            raise GameNotFoundError(NO_GAME_NAMED)
         datastore = sqlite_datastore(self.recorder)
         if datastore is None:
             return pick_game(self.game_ids(), text)

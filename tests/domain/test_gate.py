@@ -83,11 +83,17 @@ def test_an_accepted_step_starts_with_its_step_taken(service: GameService, game:
     assert outcome.message == "rolled 4"
 
 
-def test_core_owner_a_player_cannot_order_the_opponents_unit(service: GameService) -> None:
+def blue_unit_in_red_turn(service: GameService) -> UUID:
+    """A 40k game with one blue unit, b1, after red's first next_phase (accepted)."""
     game_id = service.start(Setup(
         ruleset="w40k-10", board={"width": 48, "height": 48}, players=("red", "blue"), seed=1,
         options={"cp": 3}, units=({"id": "b1", "owner": "blue", "x": 10, "y": 20},)))
     accept(service, game_id, {"do": "next_phase", "by": "red"})
+    return game_id
+
+
+def test_core_owner_a_player_cannot_order_the_opponents_unit(service: GameService) -> None:
+    game_id = blue_unit_in_red_turn(service)
 
     outcome = refused(service, game_id, {"do": "move", "by": "red", "unit": "b1", "x": 10,
                                          "y": 22})
@@ -119,10 +125,7 @@ def test_input_is_checked_before_core_a_unit_that_does_not_exist(
 ) -> None:
     """Gate 1 before gate 2 (issue 11): blue names a unit no game holds out of turn;
     INPUT answers, not CORE-NOT-YOUR-TURN."""
-    game_id = service.start(Setup(
-        ruleset="w40k-10", board={"width": 48, "height": 48}, players=("red", "blue"), seed=1,
-        options={"cp": 3}, units=({"id": "b1", "owner": "blue", "x": 10, "y": 20},)))
-    accept(service, game_id, {"do": "next_phase", "by": "red"})
+    game_id = blue_unit_in_red_turn(service)
 
     outcome = refused(service, game_id, {"do": "move", "by": "blue", "unit": "ghost", "x": 10,
                                          "y": 22})

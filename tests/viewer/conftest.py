@@ -36,6 +36,15 @@ def store_example(service: GameService, path: Path) -> UUID:
     return UUID(result["game_id"])
 
 
+def example_db(folder: Path, name: str) -> Path:
+    """An SQLite store in `folder` holding the example script `name`'s game."""
+    db = folder / "games.db"
+    service = GameService(str(db))
+    store_example(service, ROOT / "examples" / name)
+    service.close()
+    return db
+
+
 def long_game(service: GameService, events: int = 2000) -> UUID:
     """A Mage Knight game of at least `events` events: moves, undone by consent,
     now and then redone, with turns passing."""

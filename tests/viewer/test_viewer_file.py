@@ -14,7 +14,7 @@ from replay.service import GameService
 from warledger.cli import main
 from warledger.script import load_script, run_script
 
-from .conftest import EXAMPLES, ROOT, store_example
+from .conftest import EXAMPLES, ROOT, example_db, store_example
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
@@ -98,10 +98,7 @@ def test_a_2000_event_game_makes_a_file_under_2_mb(long_game_events: list[Any]) 
 
 
 def test_bad_input_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    db = tmp_path / "games.db"
-    service = GameService(str(db))
-    store_example(service, ROOT / "examples" / "t9a-turns.yaml")
-    service.close()
+    db = example_db(tmp_path, "t9a-turns.yaml")
 
     cases = {
         ("viewer", str(tmp_path / "none.db"), "last"): "no database file",
@@ -143,10 +140,7 @@ def test_the_line_after_a_players_file_counts_only_their_events(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Principle 5: `viewer --as` says how many events the player's file holds, as
     their export numbers them, not how many the log holds (CAU hidden troopers)."""
-    db = tmp_path / "games.db"
-    service = GameService(str(db))
-    store_example(service, ROOT / "examples" / "infinity-cautious-aro.yaml")
-    service.close()
+    db = example_db(tmp_path, "infinity-cautious-aro.yaml")
     out = tmp_path / "x.html"
     assert main(["viewer", str(db), "last", "-o", str(out)]) == 0
     full = int(re.findall(r"(\d+) events", capsys.readouterr().out)[0])
@@ -161,10 +155,7 @@ def test_as_judge_points_to_the_full_view(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     """The judge is a reserved seat, not a player: `--as judge` is one clear line
     that says the judge's view is the one without `--as`."""
-    db = tmp_path / "games.db"
-    service = GameService(str(db))
-    store_example(service, ROOT / "examples" / "t9a-turns.yaml")
-    service.close()
+    db = example_db(tmp_path, "t9a-turns.yaml")
     for argv in (["export", str(db), "last"], ["audit", str(db), "last"],
                  ["viewer", str(db), "last", "-o", str(tmp_path / "x.html")]):
         assert main([*argv, "--as", "judge"]) == 2
@@ -176,10 +167,7 @@ def test_after_an_infinity_game_ends_the_line_counts_the_whole_game(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """CORE-PRIVATE-AT-END: once the game is over the player's file is the full view,
     and the line after it counts what the file shows: every event."""
-    db = tmp_path / "games.db"
-    service = GameService(str(db))
-    store_example(service, ROOT / "examples" / "infinity-turns.yaml")
-    service.close()
+    db = example_db(tmp_path, "infinity-turns.yaml")
     out = tmp_path / "x.html"
     assert main(["viewer", str(db), "last", "-o", str(out)]) == 0
     full = int(re.findall(r"(\d+) events", capsys.readouterr().out)[0])

@@ -31,6 +31,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from domain.bounded import Bounded
 from domain.errors import ScriptError
 from domain.ruleset import Setup, find_ruleset
 from events.envelope import GameEvent
@@ -215,7 +216,7 @@ class Server:
         self.seers: OrderedDict[tuple[UUID, str], tuple[Seer, list[tuple[int, GameEvent]]]] = \
             OrderedDict()
         #: Games found in the store lately (`KNOWN_GAMES`): no read to know they exist.
-        self.known_games: OrderedDict[UUID, None] = OrderedDict()
+        self.known_games: Bounded[UUID, bool] = Bounded(KNOWN_GAMES)
         self.known_lock = threading.Lock()
 
     def close(self) -> None:
@@ -236,15 +237,12 @@ class Server:
         except ValueError:
             raise ApiError(404, "unknown_game", f"no game {text!r} on this server") from None
         with self.known_lock:
-            if game_id in self.known_games:
-                self.known_games.move_to_end(game_id)
+            if self.known_games.recent(game_id):
                 return game_id
         if not self.service.recorder.select_events(game_id, limit=1):
             raise ApiError(404, "unknown_game", f"no game {text} on this server")
         with self.known_lock:
-            self.known_games[game_id] = None
-            while len(self.known_games) > KNOWN_GAMES:
-                self.known_games.popitem(last=False)
+            self.known_games.keep(game_id, True)
         return game_id
 
     def seat(self, request: Request, game_id: UUID) -> Seat:

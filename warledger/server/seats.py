@@ -21,7 +21,6 @@ import hmac
 import secrets
 import sqlite3
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from uuid import UUID
 
 import orjson
 
+from domain.bounded import Bounded
 from replay.storage import postgres_env
 
 JUDGE_SEAT = "judge"
@@ -116,7 +116,7 @@ class SeatStore:
             if db == ":memory:" else None
         self._memory_lock = threading.Lock()
         #: Token hash -> (game id, role, seat) of seats found lately (`KNOWN_SEATS`).
-        self._known: OrderedDict[str, tuple[str, str, str]] = OrderedDict()
+        self._known: Bounded[str, tuple[str, str, str]] = Bounded(KNOWN_SEATS)
         self._known_lock = threading.Lock()
         serial = "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY" if self.postgres \
             else "INTEGER PRIMARY KEY AUTOINCREMENT"
@@ -190,18 +190,12 @@ class SeatStore:
         """The seat row of a token hash found before, or None (ask the database). Only
         tokens that held a seat are remembered: a wrong one is always looked up."""
         with self._known_lock:
-            known = self._known.get(wanted)
-            if known is None:
-                return None
-            self._known.move_to_end(wanted)
-        return [(wanted, *known)]
+            known = self._known.recent(wanted)
+        return None if known is None else [(wanted, *known)]
 
     def _remember(self, wanted: str, row: tuple[str, str, str]) -> None:
         with self._known_lock:
-            self._known[wanted] = row
-            self._known.move_to_end(wanted)
-            while len(self._known) > KNOWN_SEATS:
-                self._known.popitem(last=False)
+            self._known.keep(wanted, row)
 
     # -- refused attempts ---------------------------------------------------------------
     def record_attempt(self, game_id: UUID, seat: str, step: int, command: dict[str, Any],
