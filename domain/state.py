@@ -8,7 +8,7 @@ adds its own fields in a subclass; `extra="forbid"` keeps snapshots honest.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, ValuesView
 from types import UnionType
 from typing import Annotated, Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin
 
@@ -165,6 +165,19 @@ def _is_state_model(annotation: Any) -> bool:
     if get_origin(annotation) is Annotated:
         annotation = get_args(annotation)[0]
     return isinstance(annotation, type) and issubclass(annotation, StateModel)
+
+
+V = TypeVar("V")
+
+
+def to_read(values: dict[Any, V]) -> ValuesView[V]:
+    """The values of a state's dict (its units, its per-player records) as they
+    stand, to read only: a working copy's (`CopiedOnRead`) are not copied for it,
+    so a scan of every unit (a phase's end asking which units moved) copies none.
+    Nothing may be changed through it, and a value read here must not be read
+    again after an `emit` that may change it (the applier changes the working
+    copy's own copy of it, not the one read)."""
+    return dict.values(values)
 
 
 class CopiedOnRead(dict[Any, Any]):

@@ -25,6 +25,7 @@ from domain.mageknight.figures import (
     unit_of,
 )
 from domain.mageknight.state import Figure, MageKnightState
+from domain.state import to_read
 from domain.words import agrees, counted
 from events.mageknight import (
     ActionAssigned,
@@ -133,7 +134,7 @@ def end_player_turn(d: Decision) -> None:
     state = mk_state(d)
     idle = tuple(
         fig.id
-        for fig in sorted(state.units.values(), key=lambda f: f.id)
+        for fig in sorted(to_read(state.units), key=lambda f: f.id)
         if fig.controlled_by == state.active_player and fig.tokens and not fig.given_action
     )
     if idle:

@@ -61,7 +61,9 @@ def _player_turn_ended(state: MageKnightState, fact: PlayerTurnEnded) -> None:
     state.actions_used = 0
     state.formations = []
     state.poisoned = []
-    for fig in state.units.values():
+    # only the figures that acted are assigned (and so copied by a working copy)
+    for key in [key for key, f in dict.items(state.units) if f.acted or f.given_action]:
+        fig = state.units[key]
         fig.acted = False
         fig.given_action = False
 

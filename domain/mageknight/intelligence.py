@@ -6,6 +6,7 @@ from __future__ import annotations
 from domain.decision import Decision
 from domain.mageknight.dial import mk_state
 from domain.mageknight.state import INTELLIGENCE, Figure, IntelligenceLevel, MageKnightState
+from domain.state import to_read
 from events.mageknight import AllegianceChanged, FigureRemovedFromGame
 
 
@@ -22,7 +23,7 @@ def riderless_mounts(state: MageKnightState, level: IntelligenceLevel) -> list[F
     a normal warrior of its owner."""
     return [
         fig
-        for fig in sorted(state.units.values(), key=lambda f: f.id)
+        for fig in sorted(to_read(state.units), key=lambda f: f.id)
         if fig.is_mount
         and fig.status == "on_table"
         and fig.rider is None
@@ -55,6 +56,6 @@ def end_evil_allegiance(d: Decision) -> None:
     """MNT-67: a riderless Evil mount's allegiance lasts for the rest of that turn
     only. A mount that a rider of its new side has mounted meanwhile stays with
     that rider's cavalry unit (CORE-MK-EVIL)."""
-    for fig in sorted(mk_state(d).units.values(), key=lambda f: f.id):
+    for fig in sorted(to_read(mk_state(d).units), key=lambda f: f.id):
         if fig.controller is not None and fig.rider is None:
             d.emit(AllegianceChanged(figure=fig.id, controller=None))

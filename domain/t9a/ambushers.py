@@ -21,7 +21,7 @@ def roll_groups(state: T9AState, player: str) -> list[tuple[str, tuple[str, ...]
     (AMB-07, AMB-24): (unit, the Attachable Models joined to it), in unit-id order."""
     return [
         (unit.id, state.members_of(unit.id))
-        for unit in state.t9a_units()
+        for unit in state.t9a_units_to_read()
         if unit.owner == player and unit.in_ambush and unit.joined_to is None
     ]
 
@@ -40,7 +40,7 @@ def has_movement_begun(state: T9AState) -> bool:
     """Has any of the active player's units moved or arrived this Player Turn?"""
     return any(
         unit.owner == state.active_player and unit.moved is not None
-        for unit in state.t9a_units()
+        for unit in state.t9a_units_to_read()
     )
 
 

@@ -22,7 +22,7 @@ def reset_moves(d: Decision, state: T9AState) -> None:
     """A new Player Turn: the active player's units have made no Move in it yet."""
     moved = tuple(
         unit.id
-        for unit in state.t9a_units()
+        for unit in state.t9a_units_to_read()
         if unit.owner == state.active_player and (unit.moved or unit.advance_moved)
     )
     if moved:
@@ -33,7 +33,7 @@ def check_every_unit_deployed(d: Decision, state: T9AState) -> None:
     """CORE-DEPLOY-ALL: Deployment ends only when every unit without Ambush is on the table."""
     left = [
         unit.id
-        for unit in state.t9a_units()
+        for unit in state.t9a_units_to_read()
         if unit.status == "reserve" and not unit.in_ambush and not is_ambush_eligible(unit)
     ]
     if left:
@@ -75,7 +75,7 @@ def check_ambush_rolls_made(d: Decision, state: T9AState) -> None:
 def postpone_unplaced_arrivals(d: Decision, state: T9AState) -> None:
     """AMB-12: a unit that rolled 3+ but was not placed cannot enter this turn; it stays
     in Ambush and rolls again in its next Player Turn (A-AMB-07)."""
-    for unit in state.t9a_units():
+    for unit in state.t9a_units_to_read():
         if unit.arrival_ready and unit.in_ambush:
             d.emit(AmbushArrivalPostponed(unit=unit.id))
             d.cite("AMB-12", f"{unit.id} was not placed this turn; it stays in Ambush")

@@ -166,9 +166,14 @@ class T9AState(GameState):
         """Every unit, in id order."""
         return [u for _, u in sorted(self.units.items()) if isinstance(u, T9AUnit)]
 
+    def t9a_units_to_read(self) -> list[T9AUnit]:
+        """Every unit, in id order, to read only (`domain.state.to_read`: a
+        decision's working copy copies none of them for it)."""
+        return [u for _, u in sorted(dict.items(self.units)) if isinstance(u, T9AUnit)]
+
     def members_of(self, host: str) -> tuple[str, ...]:
         """The Attachable Models joined to `host`, in id order."""
-        return tuple(u.id for u in self.t9a_units() if u.joined_to == host)
+        return tuple(u.id for u in self.t9a_units_to_read() if u.joined_to == host)
 
 
 def as_t9a(state: GameState) -> T9AState:

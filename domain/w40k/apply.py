@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from domain.apply import ApplierTable
 from domain.w40k.state import CostModifier, CpEntry, RollRecord, StratagemUse, W40KState
 from events.w40k import (
@@ -33,6 +36,15 @@ from events.w40k import (
 #: The appliers of this rule set's facts (named by its wiring table in `rules.py`).
 APPLIERS = ApplierTable()
 applies = APPLIERS.on
+
+
+E = TypeVar("E", StratagemUse, CostModifier, RollRecord)
+
+
+def replaced(entries: list[E], which: Callable[[E], bool], **changes: Any) -> list[E]:
+    """The entries, those `which` picks replaced by a copy with `changes` (they are
+    frozen: a working copy shares them with the state it was copied from)."""
+    return [entry.model_copy(update=changes) if which(entry) else entry for entry in entries]
 
 
 def _ledger(state: W40KState, entry: CpEntry) -> None:
@@ -91,9 +103,8 @@ def _stratagem_used(state: W40KState, fact: StratagemUsed) -> None:
 
 @applies(CostModifiersUsed)
 def _modifiers_used(state: W40KState, fact: CostModifiersUsed) -> None:
-    for modifier in state.cost_modifiers:
-        if modifier.id in fact.modifiers:
-            modifier.used = True
+    state.cost_modifiers = replaced(state.cost_modifiers,
+                                    lambda m: m.id in fact.modifiers, used=True)
 
 
 @applies(StratagemUsedV1)
@@ -101,9 +112,9 @@ def _stratagem_used_v1(state: W40KState, fact: StratagemUsedV1) -> None:
     """Logs before issue 11: the applier also decided which modifiers were one-use
     (kept exactly; new logs say it with `CostModifiersUsed`)."""
     _stratagem_used(state, fact)
-    for modifier in state.cost_modifiers:
-        if modifier.id in fact.modifiers and modifier.duration is None:
-            modifier.used = True
+    state.cost_modifiers = replaced(
+        state.cost_modifiers, lambda m: m.id in fact.modifiers and m.duration is None,
+        used=True)
 
 
 @applies(ConditionsGiven)
@@ -114,7 +125,8 @@ def _conditions_given(state: W40KState, fact: ConditionsGiven) -> None:
     for condition in fact.conditions:
         _add_condition(state, fact.unit, condition)
     use = next(u for u in state.uses if u.use == fact.use)
-    use.conditions[fact.unit] = [c for c in fact.conditions if c not in had]
+    kept = {**use.conditions, fact.unit: [c for c in fact.conditions if c not in had]}
+    state.uses = replaced(state.uses, lambda u: u is use, conditions=kept)
 
 
 @applies(EffectRecorded)
@@ -124,12 +136,12 @@ def _effect_recorded(state: W40KState, fact: EffectRecorded) -> None:
 
 @applies(StratagemEffectsEnded)
 def _effects_ended(state: W40KState, fact: StratagemEffectsEnded) -> None:
-    for use in state.uses:
-        if use.use in fact.uses:
-            use.active = False
-            for unit in use.targets:
-                affected = state.units[unit].affected_by
-                state.units[unit].affected_by = [a for a in affected if a != use.use]
+    ended = [use for use in state.uses if use.use in fact.uses]
+    state.uses = replaced(state.uses, lambda u: u.use in fact.uses, active=False)
+    for use in ended:
+        for unit in use.targets:
+            affected = state.units[unit].affected_by
+            state.units[unit].affected_by = [a for a in affected if a != use.use]
     for unit, conditions in fact.conditions_removed.items():
         state.units[unit].conditions = [
             c for c in state.units[unit].conditions if c not in conditions
@@ -138,9 +150,7 @@ def _effects_ended(state: W40KState, fact: StratagemEffectsEnded) -> None:
 
 @applies(RollReplaced)
 def _roll_replaced(state: W40KState, fact: RollReplaced) -> None:
-    for roll in state.rolls:
-        if roll.ref == fact.roll:
-            roll.replaced_by = fact.by
+    state.rolls = replaced(state.rolls, lambda r: r.ref == fact.roll, replaced_by=fact.by)
 
 
 @applies(MortalWoundsRolled)

@@ -17,11 +17,12 @@ def start_battle_shock_step(d: Decision) -> None:
     """The active player's units recover from Battle-shock; those below half
     strength must now test (CORE-BATTLE-SHOCK)."""
     state = game(d)
-    mine = [u for _, u in sorted(state.units.items()) if u.owner == state.active_player]
+    mine = [u for _, u in sorted(dict.items(state.units)) if u.owner == state.active_player]
+    # read only (`domain.state.to_read`), so both lists are made before any fact
     recovered = tuple(u.id for u in mine if "battle_shocked" in u.conditions)
+    due = tuple(u.id for u in mine if u.status == "on_table" and u.is_below_half_strength())
     if recovered:
         d.emit(BattleShockRecovered(units=recovered))
-    due = tuple(u.id for u in mine if u.status == "on_table" and u.is_below_half_strength())
     if due:
         d.emit(BattleShockTestsDue(units=due))
 

@@ -24,6 +24,7 @@ else:  # imported on first use (`domain.deferred`): a replay needs no shapely
 from domain.decision import Decision
 from domain.errors import InputError, RuleViolation
 from domain.geometry import Disc, is_wholly_on_board
+from domain.state import to_read
 from domain.w40k.catalog import (
     ArriveEffect,
     AutoPassBattleShockEffect,
@@ -192,7 +193,7 @@ def no_go_discs(state: W40KState, player: str, unit: W40KUnit,
     slack = 1.0 / math.cos(math.pi / (4 * ROOM_QUAD_SEGS))
     return [
         (enemy.x, enemy.y, (more_than + enemy.base / 2.0 + r) * slack + 1e-6)
-        for enemy in state.units.values()
+        for enemy in to_read(state.units)
         if enemy.owner != player and enemy.footprint() is not None
         and enemy.x is not None and enemy.y is not None
     ]

@@ -105,7 +105,11 @@ class CpEntry(StateModel):
 
 
 class StratagemUse(StateModel):
-    """One use of a stratagem, keyed as A-STR-02 says."""
+    """One use of a stratagem, keyed as A-STR-02 says. Never changed in place
+    (frozen): an applier replaces it with a changed copy (`domain.w40k.apply`), so
+    working copies share it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     use: str
     player: str
@@ -126,7 +130,10 @@ class StratagemUse(StateModel):
 
 
 class CostModifier(StateModel):
-    """A CP cost modifier in force (STR-21…23)."""
+    """A CP cost modifier in force (STR-21…23). Never changed in place (frozen, as
+    `StratagemUse`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     id: str
     player: str
@@ -156,7 +163,10 @@ class CostModifier(StateModel):
 
 
 class RollRecord(StateModel):
-    """A roll a stratagem may name (Command Re-roll): `R<n>`."""
+    """A roll a stratagem may name (Command Re-roll): `R<n>`. Never changed in
+    place (frozen, as `StratagemUse`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     ref: str
     purpose: str

@@ -17,6 +17,7 @@ from domain import turns
 from domain.commands import EndTurn, NextPhase
 from domain.decision import Decision
 from domain.errors import RuleViolation
+from domain.state import to_read
 from domain.w40k.catalog import Stratagem, stratagems_of
 from domain.w40k.cost import check_can_pay, cost_of
 from domain.w40k.effects import has_room_to_arrive
@@ -75,7 +76,7 @@ def can_use(state: W40KState, player: str, stratagem: Stratagem, moment: Moment)
     except RuleViolation:
         return False
     candidates = (
-        u for u in state.units.values()
+        u for u in to_read(state.units)
         if target_problem(state, player, stratagem, u, moment) is None
         and may_target(state, player, stratagem, u.id, moment)
         and has_room_to_arrive(state, player, stratagem, u)
