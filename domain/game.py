@@ -19,7 +19,7 @@ from domain.ruleset import Ruleset, Setup, find_ruleset
 from domain.state import GameState
 from events.base import Fact
 from events.core import GameStarted, SeedSealed
-from events.envelope import GENESIS_HASH, GameEvent, GameSnapshot, chain_hash, hashed_body
+from events.envelope import GENESIS_HASH, GameEvent, GameSnapshot, chain_hash, step_hasher
 
 
 class Game:
@@ -65,13 +65,11 @@ class Game:
 
     def record(self, facts: Sequence[Fact], timestamp: datetime, *, step: int) -> None:
         """Wrap already-applied facts as the next events of this game."""
-        stamp = timestamp.isoformat()
+        event_hash = step_hasher(self.id, timestamp.isoformat(), step)
         for fact in facts:
             self.version += 1
             payload = fact.payload()
-            digest = chain_hash(
-                hashed_body(self.id, self.version, stamp, step, self.head_hash, payload)
-            )
+            digest = event_hash(self.version, self.head_hash, payload)
             self.pending.append(
                 GameEvent(
                     originator_id=self.id,

@@ -20,6 +20,7 @@ from typing import Any
 import orjson
 
 from domain.commands import JUDGE, Command
+from domain.datafile import is_plain
 from domain.decision import Decision
 from domain.dice import DiceSource, Draw
 from domain.errors import InputError, RuleViolation
@@ -99,6 +100,8 @@ def check_storable(command: Command, record: dict[str, Any]) -> None:
     """INPUT: every value of the command, as stored (`record`), can be stored and
     hashed as JSON (whole numbers fit in 64 bits; no infinities or NaN), and no
     length or angle is beyond what a table holds (`domain.limits`)."""
+    if is_plain(record, tuples=True):  # the common case, in one pass
+        return
     try:
         orjson.dumps(record)
     except orjson.JSONEncodeError as error:

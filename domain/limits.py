@@ -13,10 +13,10 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field
 
-from domain.datafile import leaf_values, leaves
+from domain.datafile import MAX_MAGNITUDE, leaf_values, leaves
 
-#: No number in a game goes beyond this: inches, degrees, CP, models, dice.
-MAX_MAGNITUDE = 1_000_000.0
+__all__ = ["MAX_MAGNITUDE", "Facing", "first_out_of_range", "normalise_facing",
+           "out_of_range_message"]
 
 
 def normalise_facing(degrees: float) -> float:

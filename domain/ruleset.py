@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from domain.apply import Applier
 from domain.commands import CORE_COMMANDS, META_COMMANDS, Command
-from domain.datafile import JSON_TYPES, read_as, shape_problem
+from domain.datafile import JSON_TYPES, is_plain, read_as, shape_problem
 from domain.decision import Decision
 from domain.errors import InputError, ScriptError
 from domain.geometry import is_wholly_on_board, polygon_problem
@@ -248,11 +248,12 @@ class Ruleset:
         if command_type is None:
             known = ", ".join(sorted(self.command_types))
             raise InputError(f"unknown command {name!r} for {self.name}; known: {known}")
-        found = first_out_of_range(data, str(name))
+        plain = is_plain(data, tuples=True)  # then no number is out of range either
+        found = None if plain else first_out_of_range(data, str(name))
         if found:
             raise InputError(out_of_range_message(found))
         try:
-            return read_as(command_type, data)
+            return read_as(command_type, data, plain=plain)
         except ValidationError as error:
             raise InputError(f"bad {name} step: {first_error(error)}") from None
         except ValueError as error:

@@ -56,8 +56,9 @@ class Fact(BaseModel):
 
     def payload(self) -> JsonDict:
         """The fact as JSON-ready data, with its class version (for storage)."""
-        data = self.model_dump(mode="json")
-        data["class_version"] = type(self).class_version
+        kind = type(self)  # the serializer itself: `model_dump`'s keyword handling skipped
+        data: JsonDict = kind.__pydantic_serializer__.to_python(self, mode="json")
+        data["class_version"] = kind.class_version
         return data
 
 

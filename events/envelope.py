@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -61,6 +62,24 @@ def hashed_body(
 def chain_hash(body: dict[str, Any]) -> str:
     """SHA-256 of the canonical (sorted-key) JSON of an event body."""
     return hashlib.sha256(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def step_hasher(originator_id: UUID, timestamp: str, step: int) -> Callable[
+        [int, str, dict[str, Any]], str]:
+    """The hash of each event of one step, `chain_hash(hashed_body(...))` to the
+    byte, with what the step's events share (the game, the time stamp, the step)
+    serialised once: the canonical JSON is the sorted keys `fact`, `originator_id`,
+    `originator_version`, `prev_hash`, `step`, `timestamp`, each value as orjson
+    writes it. Takes the event's number, the hash before it and its fact."""
+    middle = b',"originator_id":' + orjson.dumps(str(originator_id)) + b',"originator_version":'
+    tail = b',"step":' + orjson.dumps(step) + b',"timestamp":' + orjson.dumps(timestamp) + b"}"
+    dumps, sort, sha256 = orjson.dumps, orjson.OPT_SORT_KEYS, hashlib.sha256
+
+    def event_hash(version: int, prev_hash: str, fact: dict[str, Any]) -> str:
+        return sha256(b'{"fact":' + dumps(fact, option=sort) + middle + dumps(version)
+                      + b',"prev_hash":' + dumps(prev_hash) + tail).hexdigest()
+
+    return event_hash
 
 
 class GameSnapshot(BaseModel):

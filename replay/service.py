@@ -37,7 +37,7 @@ from eventsourcing.persistence import (
 )
 
 from domain.commands import Command
-from domain.datafile import JSON_TYPES, shape_problem
+from domain.datafile import JSON_TYPES, is_plain, shape_problem
 from domain.dice import DiceSource, physical_dice_problem
 from domain.errors import RuleViolation
 from domain.game import Game, project_game
@@ -269,9 +269,11 @@ def input_problem(
     keys holding data a game can hold (`domain.datafile.shape_problem`: no text
     over its length limit, nothing nested too deep); dice are whole numbers."""
     if isinstance(command, Command):
-        problem = shape_problem(command.record())
+        record = command.record()
+        problem = None if is_plain(record) else shape_problem(record)
     elif isinstance(command, dict):
-        problem = shape_problem(command, kinds=(*JSON_TYPES, tuple))
+        problem = None if is_plain(command, tuples=True) else shape_problem(
+            command, kinds=(*JSON_TYPES, tuple))
     else:
         problem = f"a command must be a mapping, not {type(command).__name__}"
     if problem is None:
