@@ -11,6 +11,7 @@ from domain.errors import RuleViolation
 from domain.infinity.machine import ORDER_MACHINE
 from domain.infinity.sight import is_out_of_action
 from domain.infinity.state import InfinityState, Trooper
+from domain.state import to_read
 from domain.windows import open_window
 from events.base import Fact
 from events.core import ReactionWindowClosed, UnitFielded
@@ -47,7 +48,7 @@ def generate_orders(d: Decision) -> None:
     state = d.state
     assert isinstance(state, InfinityState)
     player = state.active_player
-    d.emit(OrdersGenerated(player=player, orders=order_pool(state.troopers(), player)))
+    d.emit(OrdersGenerated(player=player, orders=order_pool(list(to_read(state.units)), player)))
 
 
 def lose_unused_orders(d: Decision) -> None:
