@@ -80,6 +80,8 @@ def rows_allow(cursor: object, rows: Iterable[Row]) -> bool:
 
 def holds(cursor: object, conditions: Sequence[str], unless: Sequence[str]) -> bool:
     """Are all these predicates of the cursor true, and none of `unless`?"""
+    if not conditions and not unless:  # most rows: no generator to make
+        return True
     return all(getattr(cursor, name)() for name in conditions) and not any(
         getattr(cursor, name)() for name in unless)
 

@@ -94,7 +94,7 @@ class TimingCursor:
         if self.stratagem is None:
             return False
         side = self.stratagem.when.triggered_by
-        unit = self.game.units.get(self.moment.unit) if self.moment.unit else None
+        unit = dict.get(self.game.units, self.moment.unit) if self.moment.unit else None  # read
         if unit is None or side == "either":
             return True
         return (side == "friendly") == (unit.owner == self.player)

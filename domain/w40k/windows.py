@@ -14,6 +14,7 @@ from itertools import islice
 from typing import Literal
 
 from domain import turns
+from domain.bounded import Bounded
 from domain.commands import EndTurn, NextPhase
 from domain.decision import Decision
 from domain.errors import RuleViolation
@@ -61,8 +62,31 @@ def open_stratagem_window(d: Decision, moment: Moment, held: PhaseEnd | None = N
 
 
 def can_react(state: W40KState, player: str, moment: Moment) -> bool:
-    """Could `player` use some stratagem in a window opened at this moment?"""
-    return any(can_use(state, player, s, moment) for s in stratagems_of(state.options).values())
+    """Could `player` use some stratagem in a window opened at this moment? Only
+    those answering its trigger are asked (`answering`): `can_use` refuses the rest."""
+    return any(can_use(state, player, s, moment)
+               for s in answering(stratagems_of(state.options), moment.trigger))
+
+
+def answering(stratagems: dict[str, Stratagem], trigger: str | None) -> tuple[Stratagem, ...]:
+    """STR-04: the reactive stratagems whose WHEN names `trigger` (none without a
+    trigger: a window opens only at one), in catalog order; found once per catalog
+    and trigger. `can_use` passes no other: it asks `is_reactive` and the timing
+    table, whose row in a window asks `is_answering_the_trigger`, and outside one
+    `is_proactive`."""
+    key = (id(stratagems), trigger)
+    found = _ANSWERING.get(key)
+    if found is None or found[0] is not stratagems:
+        found = _ANSWERING.keep(key, (stratagems, tuple(
+            s for s in stratagems.values()
+            if trigger is not None and s.is_reactive and trigger in s.when.triggers)))
+    return found[1]
+
+
+#: `answering`, per catalog (kept alive with its answer, so its id is not reused) and
+#: trigger.
+_ANSWERING: Bounded[tuple[int, str | None], tuple[dict[str, Stratagem], tuple[Stratagem, ...]]] \
+    = Bounded(64)
 
 
 def can_use(state: W40KState, player: str, stratagem: Stratagem, moment: Moment) -> bool:
