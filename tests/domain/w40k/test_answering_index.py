@@ -32,7 +32,7 @@ def test_the_index_answers_as_every_stratagem_asked(monkeypatch: pytest.MonkeyPa
 
     def both(state: W40KState, player: str, moment: Moment) -> bool:
         triggers = {t for s in stratagems_of(state.options).values() for t in s.when.triggers}
-        for trigger in sorted(triggers) + [None]:
+        for trigger in [*sorted(triggers), None]:
             other = replace(moment, trigger=trigger)
             assert asked(state, player, other) == every_stratagem_asked(state, player, other)
         got = asked(state, player, moment)
