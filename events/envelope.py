@@ -6,6 +6,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 from uuid import UUID
 
@@ -71,7 +72,7 @@ def step_hasher(originator_id: UUID, timestamp: str, step: int) -> Callable[
     serialised once: the canonical JSON is the sorted keys `fact`, `originator_id`,
     `originator_version`, `prev_hash`, `step`, `timestamp`, each value as orjson
     writes it. Takes the event's number, the hash before it and its fact."""
-    middle = b',"originator_id":' + orjson.dumps(str(originator_id)) + b',"originator_version":'
+    middle = _game_part(originator_id)
     tail = b',"step":' + orjson.dumps(step) + b',"timestamp":' + orjson.dumps(timestamp) + b"}"
     dumps, sort, sha256 = orjson.dumps, orjson.OPT_SORT_KEYS, hashlib.sha256
 
@@ -80,6 +81,12 @@ def step_hasher(originator_id: UUID, timestamp: str, step: int) -> Callable[
                       + b',"prev_hash":' + dumps(prev_hash) + tail).hexdigest()
 
     return event_hash
+
+
+@lru_cache(maxsize=256)
+def _game_part(originator_id: UUID) -> bytes:
+    """The part of an event's hashed JSON that names its game (`step_hasher`)."""
+    return b',"originator_id":' + orjson.dumps(str(originator_id)) + b',"originator_version":'
 
 
 class GameSnapshot(BaseModel):
