@@ -22,6 +22,7 @@ TARGETS: dict[str, list[str]] = {
         "tests/replay/test_pinned.py::test_the_genesis_hash_the_seed_commitment_and_the_event_hash_are_pinned",
         "tests/replay/test_pinned.py::test_every_pinned_event_hash_is_recomputed_as_stored",
         "tests/replay/test_verify.py",
+        "tests/events/test_step_hasher.py",
     ],
     "replay/verify.py": [
         "tests/replay/test_forgery.py",
