@@ -121,6 +121,26 @@ def same_fact(decided: Fact, recorded: Fact) -> bool:
         decided.model_dump() == recorded.model_dump())
 
 
+Upcaster = Callable[[JsonDict], None]
+
+
+def same_fields(step: Upcaster) -> Upcaster:
+    """Marks an upcaster that changes no data: the version after it has the same
+    fields (only how the fact applies changed, read through a `legacy` class)."""
+    setattr(step, "same_fields", True)  # noqa: B010
+    return step
+
+
+def stored_as_current_since(cls: type[Fact]) -> int:
+    """The oldest stored version of `cls` whose data already reads as the current
+    version (every upcaster from it on is `same_fields`)."""
+    version = cls.class_version
+    while version > 1 and getattr(getattr(cls, f"upcast_v{version - 1}_v{version}"),
+                                  "same_fields", False):
+        version -= 1
+    return version
+
+
 def upcast(data: JsonDict) -> JsonDict:
     """Bring stored fact data up to its class's current version, in place.
 

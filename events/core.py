@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from events.base import Fact, fact, legacy
+from events.base import Fact, fact, legacy, same_fields
 
 Point = tuple[float, float]
 TerrainKind = Literal["clear", "hindering", "blocking", "impassable", "elevated"]
@@ -71,6 +71,7 @@ class StepTaken(Fact):
     dice: tuple[int, ...] | None = None
 
     @staticmethod
+    @same_fields
     def upcast_v1_v2(data: dict[str, Any]) -> None:
         """v1 → v2: the same fields (a stored v1 fact is read as `StepTakenV1`)."""
 
@@ -157,6 +158,7 @@ class ReactionWindowOpened(Fact):
     context: dict[str, Any] = Field(default_factory=dict)
 
     @staticmethod
+    @same_fields
     def upcast_v1_v2(data: dict[str, Any]) -> None:
         """v1 → v2: the same fields (a stored v1 fact is read as its legacy class)."""
 

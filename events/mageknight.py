@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from events.base import Fact, fact, legacy
+from events.base import Fact, fact, legacy, same_fields
 
 Point = tuple[float, float]
 BaseChoice = Literal["rider", "mount"]
@@ -57,6 +57,7 @@ class FigureMoved(Fact):
     distance: float = 0.0
 
     @staticmethod
+    @same_fields
     def upcast_v1_v2(data: dict[str, Any]) -> None:
         """v1 → v2: the same fields (a stored v1 fact is read as its legacy class)."""
 
@@ -187,6 +188,7 @@ class RiderMounted(Fact):
     tokens: int = 1
 
     @staticmethod
+    @same_fields
     def upcast_v1_v2(data: dict[str, Any]) -> None:
         """v1 → v2: the same fields (a stored v1 fact is read as its legacy class)."""
 

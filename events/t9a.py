@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from events.base import Fact, fact, legacy
+from events.base import Fact, fact, legacy, same_fields
 
 Point = tuple[float, float]
 MoveKind = Literal["advance", "march", "reform"]
@@ -93,6 +93,7 @@ class UnitArrivedFromAmbush(Fact):
     phase: str
 
     @staticmethod
+    @same_fields
     def upcast_v1_v2(data: dict[str, Any]) -> None:
         """v1 → v2: the same fields (a stored v1 fact is read as its legacy class)."""
 
@@ -151,6 +152,7 @@ class T9AUnitMoved(Fact):
     distance: float
 
     @staticmethod
+    @same_fields
     def upcast_v1_v2(data: dict[str, Any]) -> None:
         """v1 → v2: the same fields (a stored v1 fact is read as its legacy class)."""
 

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from events.base import Fact, fact, legacy
+from events.base import Fact, fact, legacy, same_fields
 
 CpGainKind = Literal["command_phase", "other"]
 ModifierDuration = Literal["phase", "turn", "round", "battle"]
@@ -86,6 +86,7 @@ class StratagemUsed(Fact):
     trigger: str | None = None
 
     @staticmethod
+    @same_fields
     def upcast_v1_v2(data: dict[str, Any]) -> None:
         """v1 → v2: the same fields (a stored v1 fact is read as its legacy class)."""
 
@@ -170,6 +171,7 @@ class MortalWoundsRolled(Fact):
     destroyed: bool = False
 
     @staticmethod
+    @same_fields
     def upcast_v1_v2(data: dict[str, Any]) -> None:
         """v1 → v2: the same fields (a stored v1 fact is read as its legacy class)."""
 

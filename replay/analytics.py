@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 
-from events.base import upcast
+from events.base import stored_as_current_since, upcast
 from events.registry import every_fact_type
 
 JsonDict = dict[str, Any]
@@ -150,12 +150,16 @@ def index_statements() -> list[str]:
     return statements
 
 
-#: Each fact type's current class version (the fold upcasts only older facts).
-CURRENT: dict[str | None, int] = {}
+#: Each fact type's stored versions that read as its current version, oldest and
+#: newest (the fold upcasts only facts stored before them).
+AS_STORED: dict[str | None, tuple[int, int]] = {}
+#: Where a stored body's fact begins, with its `type` (how the mapper writes it).
+FACT_TYPE_AT = b'"fact":{"type":"'
 
 
 def current_versions() -> None:
-    CURRENT.update({name: cls.class_version for name, cls in every_fact_type().items()})
+    AS_STORED.update({name: (stored_as_current_since(cls), cls.class_version)
+                      for name, cls in every_fact_type().items()})
 
 
 class UnknownFactError(Exception):
@@ -291,6 +295,9 @@ NO_ROWS = frozenset({
     "StepsSettled", "RedoStackCleared", "CostModifiersUsed", "BattleShockTestsCancelled",
     "RiderCarried", "RiderTokensRemoved", "T9AMembersMoved", "T9AMoveCounted",
 })
+
+
+NO_ROWS_STORED = frozenset(name.encode() for name in NO_ROWS)
 
 
 def handles(*types: str) -> Callable[[Handler], Handler]:
@@ -584,6 +591,19 @@ def _cp_spent(ev: Ev, fact: JsonDict, out: Batch) -> None:
 
 
 # -- the fold --------------------------------------------------------------------------------
+def makes_no_rows(state: bytes) -> bool:
+    """Is this stored body's fact of a type that makes no rows (`NO_ROWS`)? Read
+    from its bytes, without parsing them: the body's other keys hold text or
+    numbers, never an object, and a quote inside text is escaped, so the first
+    `"fact":{"type":"` is where the fact begins (`replay.mapper`). A body laid out
+    otherwise is parsed (False)."""
+    start = state.find(FACT_TYPE_AT)
+    if start < 0:
+        return False
+    start += len(FACT_TYPE_AT)
+    return state[start:state.find(b'"', start)] in NO_ROWS_STORED
+
+
 ContextLoader = Callable[[str], "GameContext | None"]
 
 
@@ -616,7 +636,7 @@ class Fold:
         """Rows are (notification id, game id, event number, stored body). `touched`:
         the contexts of games whose rows are not written yet (the batch adds to it,
         and its contexts come before the cache's)."""
-        if len(CURRENT) != len(every_fact_type()):
+        if len(AS_STORED) != len(every_fact_type()):
             current_versions()
         out = Batch() if touched is None else Batch(touched=touched)
         handlers = HANDLERS
@@ -624,19 +644,25 @@ class Fold:
         for notification_id, game_id, version, state in rows:
             game = touched.get(game_id) or self.context(game_id)
             touched[game_id] = game
-            body = orjson.loads(state)
-            fact = body["fact"]
-            if fact.get("class_version", 1) == CURRENT.get(fact.get("type")):
-                fact.pop("class_version", None)  # the usual case: stored at today's version
-            else:
-                fact = upcast(fact)
-            kind = fact.get("type")
             if version != game.version + 1:
                 raise UnknownFactError(
                     f"event {version} of game {game_id} follows event {game.version}: "
                     "the analytic tables are not of this log (drop them and run "
                     "`warledger views --rebuild`)"
                 )
+            if version > 1 and makes_no_rows(state):
+                game.version = version
+                out.position = notification_id
+                out.events += 1
+                continue
+            body = orjson.loads(state)
+            fact = body["fact"]
+            oldest, newest = AS_STORED.get(fact.get("type"), (0, -1))
+            if oldest <= fact.get("class_version", 1) <= newest:
+                fact.pop("class_version", None)  # the usual case: read as stored
+            else:
+                fact = upcast(fact)
+            kind = fact.get("type")
             handler = handlers.get(kind)
             if handler is None and kind not in NO_ROWS:
                 raise UnknownFactError(

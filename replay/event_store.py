@@ -10,7 +10,7 @@ other backend (PostgreSQL) reads through the library as before.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.persistence import EventStore
@@ -27,6 +27,39 @@ def sqlite_datastore(recorder: object) -> Any | None:
     return datastore
 
 
+#: One stored row of a game as the mapper reads it: (version, topic, body).
+Row = tuple[int, str, bytes]
+
+
+def select_rows(store: EventStore[UUID], originator_id: UUID, *, gt: int | None = None,
+                lte: int | None = None, desc: bool = False,
+                limit: int | None = None) -> list[Row]:
+    """One game's stored rows, `gt` < version ≤ `lte`: read directly on SQLite
+    (the events or the snapshots table), through the library's recorder elsewhere."""
+    recorder = store.recorder
+    datastore = sqlite_datastore(recorder)
+    if datastore is None:
+        return [(row.originator_version, row.topic, row.state) for row in
+                recorder.select_events(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)]
+    table = recorder.events_table_name  # type: ignore[attr-defined]
+    statement = (f"SELECT originator_version, topic, state FROM {table} "
+                 "WHERE originator_id=? ")
+    params: list[Any] = [as_uuid(originator_id).hex]
+    if gt is not None:
+        statement += "AND originator_version>? "
+        params.append(gt)
+    if lte is not None:
+        statement += "AND originator_version<=? "
+        params.append(lte)
+    statement += "ORDER BY originator_version " + ("DESC " if desc else "ASC ")
+    if limit is not None:
+        statement += "LIMIT ? "
+        params.append(limit)
+    with datastore.transaction(commit=False) as cursor:
+        cursor.execute(statement, params)
+        return cast("list[Row]", cursor.fetchall())
+
+
 class GameEventStore(EventStore[UUID]):
     """`EventStore` with a direct read of one game's rows on SQLite."""
 
@@ -39,28 +72,10 @@ class GameEventStore(EventStore[UUID]):
         desc: bool = False,
         limit: int | None = None,
     ) -> Iterator[Any]:
-        recorder = self.recorder
-        datastore = sqlite_datastore(recorder)
         mapper = self.mapper
-        if datastore is None or not isinstance(mapper, PydanticMapper):
+        if sqlite_datastore(self.recorder) is None or not isinstance(mapper, PydanticMapper):
             return super().get(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
         game_id = as_uuid(originator_id)
-        table = recorder.events_table_name  # type: ignore[attr-defined]
-        statement = (f"SELECT originator_version, topic, state FROM {table} "
-                     "WHERE originator_id=? ")
-        params: list[Any] = [game_id.hex]
-        if gt is not None:
-            statement += "AND originator_version>? "
-            params.append(gt)
-        if lte is not None:
-            statement += "AND originator_version<=? "
-            params.append(lte)
-        statement += "ORDER BY originator_version " + ("DESC " if desc else "ASC ")
-        if limit is not None:
-            statement += "LIMIT ? "
-            params.append(limit)
-        with datastore.transaction(commit=False) as cursor:
-            cursor.execute(statement, params)
-            rows = cursor.fetchall()
+        rows = select_rows(self, game_id, gt=gt, lte=lte, desc=desc, limit=limit)
         decode = mapper.decode_stored
         return (decode(game_id, row[0], row[1], row[2]) for row in rows)

@@ -91,15 +91,37 @@ class PydanticMapper(Mapper[UUID]):
             data = zlib.decompress(data)
         body = self.transcoder.decode(data)
         if topic in SNAPSHOT_TOPICS:
-            load_facts(body["ruleset"])  # the events after it are of its rule set
-            return GameSnapshot(
-                originator_id=originator_id,
-                originator_version=version,
-                timestamp=datetime.fromisoformat(body["timestamp"]),
-                ruleset=body["ruleset"],
-                state=body["state"],
-            )
+            return decode_snapshot(originator_id, version, body)
         return decode_event(originator_id, version, body)
+
+
+def decode_row(mapper: Mapper[UUID], originator_id: UUID, version: int, topic: str,
+               data: bytes) -> Any:
+    """The event or snapshot of one stored row, with any mapper."""
+    if isinstance(mapper, PydanticMapper):
+        return mapper.decode_stored(originator_id, version, topic, data)
+    return mapper.to_domain_event(StoredEvent(originator_id=originator_id,
+                                              originator_version=version, topic=topic,
+                                              state=data))
+
+
+def decode_snapshot(originator_id: UUID, version: int, body: dict[str, Any]) -> GameSnapshot:
+    """A stored snapshot body as a `GameSnapshot`. Its JSON can only hold what the
+    model's validation would check here (text keys, no NaN), so the model is built
+    from the checked parts without validating its state a second time (its state
+    is checked against its seal, then validated as the rule set's state, by
+    `replay.snapshots.open_snapshot`)."""
+    ruleset, state = body["ruleset"], body["state"]
+    if not isinstance(ruleset, str) or not isinstance(state, dict):
+        raise ValueError("a snapshot's rule set must be a name and its state an object")
+    load_facts(ruleset)  # the events after it are of its rule set
+    return GameSnapshot.model_construct(
+        originator_id=originator_id,
+        originator_version=version,
+        timestamp=datetime.fromisoformat(body["timestamp"]),
+        ruleset=ruleset,
+        state=state,
+    )
 
 
 def as_uuid(value: Any) -> UUID:

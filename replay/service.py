@@ -285,6 +285,15 @@ def input_problem(
     return problem
 
 
+def snapshot_due(game: Game, first_version: int, interval: int) -> bool:
+    """Is a snapshot due after a save of events `first_version`..`game.version`?
+    When it crossed a multiple of `interval`, and whenever it leaves the game
+    finished: a finished game is read whole (the views, `stats`, the viewer, time
+    travel to its end) far more often than it is written, and its latest snapshot
+    then stands at its last event, so it is read with no events after it."""
+    return game.version // interval > (first_version - 1) // interval or game.state.finished
+
+
 class GameService(Application[UUID]):
     """Starts games, decides commands, and reads games back at any version."""
 
@@ -530,10 +539,10 @@ class GameService(Application[UUID]):
         self.notify(processing.events)  # the library's deprecated hook, kept as save does
 
     def _snapshot_if_due(self, game: Game, first_version: int) -> None:
-        """Snapshot from memory when the save crossed a multiple of the interval."""
-        interval = self.snapshot_interval
-        crossed = game.version // interval > (first_version - 1) // interval
-        if self.snapshots is not None and crossed:
+        """Snapshot from memory when the save crossed a multiple of the interval, or
+        left the game finished (`snapshot_due`)."""
+        if self.snapshots is not None and snapshot_due(game, first_version,
+                                                       self.snapshot_interval):
             snapshot = game.snapshot(self.clock())
             if self.key is not None:
                 snapshot = sign_snapshot(snapshot, self.key)

@@ -38,7 +38,9 @@ from eventsourcing.persistence import EventStore
 from domain.game import Game, project_events_only
 from domain.ruleset import find_ruleset
 from events.envelope import GameEvent, GameSnapshot, chain_hash
+from replay.event_store import select_rows
 from replay.keyed import KEY_ENV, MAC_KEY, authentic_events, macs_match, snapshot_mac
+from replay.mapper import decode_row
 
 #: The seal's keys inside a snapshot's state data.
 VERSION_KEY = "__version__"
@@ -105,15 +107,15 @@ def first_line(error: Exception) -> str:
 def read_snapshot(store: EventStore[UUID], game_id: UUID, version: int | None,
                   key: bytes | None = None) -> Game | None:
     """The latest stored snapshot at or before `version`, checked (None if there is none)."""
-    rows = store.recorder.select_events(game_id, lte=version, desc=True, limit=1)
+    rows = select_rows(store, game_id, lte=version, desc=True, limit=1)
     if not rows:
         return None
+    at, topic, body = rows[0]
     try:
-        snapshot = store.mapper.to_domain_event(rows[0])
+        snapshot = decode_row(store.mapper, game_id, at, topic, body)
     except Exception as error:  # a row that cannot even be decoded
         raise UntrustedSnapshotError(
-            f"the snapshot at event {rows[0].originator_version} cannot be read: "
-            f"{first_line(error)}"
+            f"the snapshot at event {at} cannot be read: {first_line(error)}"
         ) from None
     return open_snapshot(cast("GameSnapshot", snapshot), key)
 

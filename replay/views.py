@@ -40,6 +40,7 @@ from projections.state_view import state_view
 from replay.analytics import (
     GAMES,
     PLAYERS,
+    TABLE_NAMES,
     TABLES,
     Batch,
     Fold,
@@ -55,19 +56,16 @@ from replay.storage import ANALYTICS
 
 #: Notifications read per page (and analytic batch) while catching up.
 BATCH = 20000
-#: A rebuild from scratch of at least this many events builds its state views in
-#: other processes (`StateViewsHelper`), beside the analytic fold.
+#: A rebuild from scratch of at least this many events (an SQLite event file) is
+#: split by game between this process and `PARTS - 1` others (`PartHelper`).
 PARALLEL_FROM = 50_000
-#: How many: two, with the fold a third (on two cores, the three finish about
-#: together: the state views' reads cost more than the fold).
-HELPERS = 2
+#: Into how many parts: one per core of the two (each part folds its games' events
+#: and reads their state views; the state views cost about as much as the fold).
+PARTS = 2
+#: A game's part, from its stored id (hex text): its last digit modulo the parts.
+PART_SQL = "(instr('0123456789abcdef', substr(originator_id, -1)) - 1) % {parts} = {part}"
 #: The environment variable that holds a helper's orders.
 HELPER_ORDERS = "WARLEDGER_VIEWS_HELPER"
-#: A helper's rows, copied into the state views.
-HELPER_COPY = ("insert into state_views (game_id, version, state) "
-               "select game_id, version, state from {}.state_views where true "
-               "on conflict (game_id) do update set version = excluded.version, "
-               "state = excluded.state")
 #: Games whose rows a rebuild into a new file may keep unwritten (their contexts).
 UNWRITTEN_GAMES = 8192
 #: Games whose full state the state view keeps in memory between batches.
@@ -192,28 +190,28 @@ def remove_sqlite_file(path: str, keep_main: bool = False) -> None:
             os.unlink(path + suffix)
 
 
-class StateViewsHelper:
-    """Part of the state views of a rebuild from scratch, built by another process
-    while this one folds the analytic tables (they share nothing but the event file).
+class PartHelper:
+    """One part of a rebuild from scratch, built by another process while this one
+    builds its own (they share nothing but the event file).
 
-    Helper `part` of `parts` reads every `parts`-th game at `head` (its latest
-    snapshot plus its tail, `StateViews.read`) into a scratch SQLite file beside
-    the views; the rebuild copies those rows in, in the same transaction as its own
-    rows for the games with events after `head` and the state views' tracking
-    position. Until that commit the scratch file is not part of the views: a crash
-    leaves the state views where they were (empty, tracked at 0), and the file is
+    Helper `part` of `parts` folds the events up to notification `head` of every
+    game in its part (`PART_SQL`) and reads their state views at `head` (latest
+    snapshot plus tail, `StateViews.read`), into a scratch views file beside the
+    views (`Views.build_part`). The rebuild copies those rows in, in the same
+    transaction as the tracking positions; until that commit the scratch file is
+    not part of the views: a crash leaves the views as they were, and the file is
     removed.
     """
 
     def __init__(self, env: dict[str, str], head: int, views_path: str,
-                 part: int = 0, parts: int = 1) -> None:
+                 part: int, parts: int) -> None:
         import subprocess
         import sys
         import tempfile
 
         self.head, self.part = head, part
         folder = os.path.dirname(os.path.abspath(views_path))
-        handle, self.path = tempfile.mkstemp(prefix=".state-views-", suffix=".tmp", dir=folder)
+        handle, self.path = tempfile.mkstemp(prefix=".views-part-", suffix=".tmp", dir=folder)
         os.close(handle)
         # A plain child interpreter (not multiprocessing's spawn, which re-runs the
         # caller's main module), with exactly this process's import path (`-P`: not
@@ -225,22 +223,23 @@ class StateViewsHelper:
         child_env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
                      HELPER_ORDERS: orders}
         self.process = subprocess.Popen(
-            [sys.executable, "-P", "-c", "from replay.views import helper_main; helper_main()"],
+            [sys.executable, "-P", "-c", "from replay.views import part_main; part_main()"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env)
 
-    def attach(self, conn: sqlite3.Connection, warn: Warn | None) -> str:
+    def attach(self, conn: sqlite3.Connection, warn: Warn | None) -> tuple[str, int]:
         """Wait for the helper (raising its error), pass on its warnings and attach
-        its rows; the schema name they are attached as."""
+        its rows; the schema name they are attached as, and how many events it folded."""
         out, err = self.process.communicate()
         if self.process.returncode != 0:
             lines = err.decode(errors="replace").strip().splitlines() or ["no message"]
-            raise RuntimeError(f"the state views helper failed: {lines[-1]}")
-        for message in orjson.loads(out):
+            raise RuntimeError(f"the views helper failed: {lines[-1]}")
+        report = orjson.loads(out)
+        for message in report["warnings"]:
             if warn is not None:
                 warn(message)
-        name = f"helper{self.part}"
+        name = f"part{self.part}"
         conn.execute(f"attach database ? as {name}", (self.path,))
-        return name
+        return name, int(report["events"])
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -260,63 +259,39 @@ def rule_set_modules() -> list[str]:
                    if name not in wired})
 
 
-def helper_main() -> None:
-    """The helper process: its orders (JSON) in its environment, its warnings (JSON)
-    on stdout."""
+def part_main() -> None:
+    """The helper process: its orders (JSON) in its environment; its warnings and
+    how many events it folded (JSON) on stdout."""
     import sys
 
     orders = orjson.loads(os.environ[HELPER_ORDERS])
     for module in orders["modules"]:
         importlib.import_module(module)
-    warnings = build_state_views(orders["env"], orders["head"], orders["path"],
-                                 orders["part"], orders["parts"])
-    sys.stdout.buffer.write(orjson.dumps(warnings))
-
-
-def build_state_views(env: dict[str, str], head: int, path: str, part: int = 0,
-                      parts: int = 1) -> list[str]:
-    """(In a helper process.) The state view of every `parts`-th game (from the
-    `part`-th, in the order of their ids) at notification `head`, written to the
-    scratch file at `path`; returns the warnings of the reads."""
     warnings: list[str] = []
-    service = GameService(None, env=env)
+    service = GameService(None, env=orders["env"])
     service.warn = warnings.append
-    events = sqlite3.connect(f"file:{env['SQLITE_DBNAME']}?mode=ro", uri=True)
-    out = sqlite3.connect(path, isolation_level=None)
+    views = Views(service, orders["path"], fresh=True)
     try:
-        out.execute("pragma journal_mode = off")
-        out.execute("pragma synchronous = off")
-        for statement in VIEW_SCHEMA:
-            out.execute(statement)
-        states = StateViews(service, capacity=1)  # each game is read once: keep none
-        games = events.execute(
-            "select originator_id, max(originator_version) from stored_events "
-            "where rowid <= ? group by originator_id order by originator_id",
-            (head,)).fetchall()
-        states.touched.update((str(UUID(game)), int(version))
-                              for game, version in games[part::parts])
-        out.execute("begin")
-        out.executemany(VIEW_UPSERT, states.rows())
-        out.execute("commit")
+        events = views.build_part(orders["head"], orders["part"], orders["parts"])
     finally:
-        out.close()
-        events.close()
+        views.close()
         service.close()
-    return warnings
+    sys.stdout.buffer.write(orjson.dumps({"warnings": warnings, "events": events}))
 
 
 class Views:
     """The state view and analytic tables of an SQLite store, in their own file."""
 
     def __init__(self, service: GameService, path: str, batch: int = BATCH,
-                 parallel_from: int = PARALLEL_FROM) -> None:
+                 parallel_from: int = PARALLEL_FROM, fresh: bool = False) -> None:
+        """`fresh`: the file is a new one a rebuild writes (`_connect`)."""
         self.service = service
         self.batch = batch
         self.parallel_from = parallel_from
         #: Games whose rows wait for the end of a rebuild into a new file.
         self.unwritten: dict[str, GameContext] | None = None
         self.where = path
-        self.conn = self._connect(path)
+        self.conn = self._connect(path, fresh)
         self.fold = Fold(self._context)
         self.states = StateViews(service)
         self.ids: dict[str, str] = {}
@@ -371,83 +346,123 @@ class Views:
         """Project every new notification; return how many were processed.
 
         A large rebuild from scratch (`PARALLEL_FROM` events or more, an SQLite
-        event file) builds its state views in other processes and writes a new
-        views file beside the old one, without a journal, that replaces it only
-        once complete: a crash leaves the old file as it was."""
+        event file) is split by game with other processes (`build_part`), and
+        writes a new views file beside the old one, without a journal, that
+        replaces it only once complete: a crash leaves the old file as it was."""
         analytics_at, views_at = self.tracked(ANALYTICS), self.tracked(STATE_VIEWS)
-        helpers = self._start_helpers(analytics_at, views_at)
-        if not helpers:
-            return self._project(analytics_at, views_at, [])
+        head = self._parallel_head(analytics_at, views_at)
+        if head is None:
+            return self._project(analytics_at, views_at)
+        helpers = [PartHelper(dict(self.service.env), head, self.where, part, PARTS)
+                   for part in range(1, PARTS)]
         kept, fresh_path = self.conn, f"{self.where}.rebuild"
         remove_sqlite_file(fresh_path)
         self.conn = self._connect(fresh_path, fresh=True)
-        self.fold.forget()
-        self.unwritten = {}
         try:
-            processed = self._project(0, 0, helpers)
+            processed = self.build_part(head, 0, PARTS)
+            processed += self._copy_parts(helpers, head)
             for statement in index_statements():
                 self.conn.execute(statement)
             self.conn.execute("pragma journal_mode = wal")
         except BaseException:
             self.conn.close()
             self.conn = kept
+            self.fold.forget()
             remove_sqlite_file(fresh_path)
             raise
         finally:
             for helper in helpers:
                 helper.close()
-            self.unwritten = None
         self.conn.close()
         kept.close()
         remove_sqlite_file(self.where, keep_main=True)
         os.replace(fresh_path, self.where)
         self.conn = self._connect(self.where)
+        return processed + self._project(head, head)  # what came after `head`
+
+    def build_part(self, head: int, part: int, parts: int) -> int:
+        """Into this new file (`fresh`): the analytic rows of every event up to
+        notification `head` of the games of one part (`PART_SQL`), and their state
+        views at `head`; returns how many events it folded.
+
+        A game's rows are written once, at the end (`unwritten`: with every game
+        played at once, each page touches every game)."""
+        where = PART_SQL.format(parts=parts, part=part)
+        self.fold.forget()
+        self.unwritten = {}
+        versions: dict[str, int] = {}
+        start = processed = 0
+        try:
+            while page := self._page(start, until=head, where=where):
+                self._write_analytics(page)
+                versions.update((row[1], row[2]) for row in page)
+                start = page[-1][0]
+                processed += len(page)
+            self._write_unwritten_games()
+        finally:
+            self.unwritten = None
+        states = StateViews(self.service, capacity=1)  # each game is read once: keep none
+        states.touched.update(versions)
+        self.conn.execute("begin")
+        self.conn.executemany(VIEW_UPSERT, states.rows())
+        self.conn.execute("commit")
         return processed
 
-    def _project(self, analytics_at: int, views_at: int,
-                 helpers: list[StateViewsHelper]) -> int:
+    def _copy_parts(self, helpers: Sequence[PartHelper], head: int) -> int:
+        """The other parts' rows, copied in with both tracking positions at `head`;
+        how many events the other parts folded."""
+        attached = [helper.attach(self.conn, self.service.warn) for helper in helpers]
+        self.conn.execute("begin")
+        try:
+            for name, _events in attached:
+                for table in [*TABLE_NAMES, STATE_VIEWS]:
+                    self.conn.execute(f"insert into {table} select * from {name}.{table}")
+            self._track(ANALYTICS, head)
+            self._track(STATE_VIEWS, head)
+            self.conn.execute("commit")
+        except BaseException:
+            self.conn.execute("rollback")
+            raise
+        finally:
+            for name, _events in attached:
+                self.conn.execute(f"detach database {name}")
+        return sum(events for _name, events in attached)
+
+    def _parallel_head(self, analytics_at: int, views_at: int) -> int | None:
+        """The last notification of a large rebuild from scratch to split into parts
+        (None for anything else: it is caught up in this process)."""
+        if analytics_at or views_at or self.events is None or (os.cpu_count() or 1) < 2:
+            return None
+        row = self.events.execute("select max(rowid) from stored_events").fetchone()
+        head = int(row[0] or 0)
+        return head if head >= self.parallel_from else None
+
+    def _project(self, analytics_at: int, views_at: int) -> int:
         start = min(analytics_at, views_at)
         processed = 0
         self.states.reset()
-        noted_from = helpers[0].head if helpers else views_at
         try:
-            while True:
-                page = self._page(start)
-                if not page:
-                    break
+            while page := self._page(start):
                 fresh = [row for row in page if row[0] > analytics_at]
                 if fresh:
                     self._write_analytics(fresh)
-                if page[-1][0] > noted_from:
+                if page[-1][0] > views_at:
                     for row in page:
-                        if row[0] > noted_from:
+                        if row[0] > views_at:
                             self.states.note(row[1], row[2], row[3])
                 start = page[-1][0]
                 processed += len(page)
-            if self.unwritten:
-                self._write_unwritten_games()
             if start > views_at:
-                self._write_state_views(start, helpers)
+                self._write_state_views(start)
         except BaseException:
             self.states.reset(forget=True)
             raise
         return processed
 
-    def _start_helpers(self, analytics_at: int, views_at: int) -> list[StateViewsHelper]:
-        """The processes for the state views of a large rebuild from scratch (none
-        for anything else)."""
-        if analytics_at or views_at or self.events is None or (os.cpu_count() or 1) < 2:
-            return []
-        row = self.events.execute("select max(rowid) from stored_events").fetchone()
-        head = int(row[0] or 0)
-        if head < self.parallel_from:
-            return []
-        env = dict(self.service.env)
-        return [StateViewsHelper(env, head, self.where, part, HELPERS)
-                for part in range(HELPERS)]
-
-    def _page(self, start: int) -> list[tuple[int, str, int, bytes]]:
-        """(notification id, game id, event number, stored body) of the next events.
+    def _page(self, start: int, until: int | None = None,
+              where: str | None = None) -> list[tuple[int, str, int, bytes]]:
+        """(notification id, game id, event number, stored body) of the next events
+        (on SQLite: up to notification `until`, of the games `where` picks).
 
         On SQLite the rows are read straight from the library's table (its
         notification id is the rowid), skipping a `Notification` and a UUID per
@@ -455,7 +470,8 @@ class Views:
         if self.events is not None:
             rows = self.events.execute(
                 "select rowid, originator_id, originator_version, state from stored_events "
-                "where rowid > ? order by rowid limit ?", (start, self.batch)).fetchall()
+                f"where rowid > ? and rowid <= ? and {where or 'true'} order by rowid limit ?",
+                (start, until if until is not None else 2**63 - 1, self.batch)).fetchall()
             ids = self.ids
             if len(ids) > 100_000:
                 ids.clear()
@@ -495,13 +511,9 @@ class Views:
         self.conn.execute("commit")
         self.unwritten.clear()
 
-    def _write_state_views(self, position: int,
-                           helpers: Sequence[StateViewsHelper] = ()) -> None:
-        attached = [helper.attach(self.conn, self.service.warn) for helper in helpers]
+    def _write_state_views(self, position: int) -> None:
         self.conn.execute("begin")
         try:
-            for name in attached:
-                self.conn.execute(HELPER_COPY.format(name))
             self.conn.executemany(VIEW_UPSERT, self.states.rows())
             self._track(STATE_VIEWS, position)
             self.conn.execute("commit")
@@ -510,8 +522,6 @@ class Views:
             raise
         finally:
             self.states.reset()
-            for name in attached:
-                self.conn.execute(f"detach database {name}")
 
     def view(self, game_id: UUID) -> tuple[int, str] | None:
         """(version, state JSON) of one game's view, if projected."""

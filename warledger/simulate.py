@@ -263,13 +263,15 @@ class SimulationService(GameService):
 
 
 def store_snapshots(taken: list[Any]) -> list[Any]:
-    """Of the simulation's snapshots, those a store would have taken: the first
-    after each multiple of its interval (the simulation's interval divides it, so
-    the save that crossed it took one)."""
+    """Of the simulation's snapshots, those a store would have taken
+    (`replay.service.snapshot_due`): the first after each multiple of its interval
+    (the simulation's interval divides it, so the save that crossed it took one),
+    and every one of the finished game (each save after the end took one)."""
     interval = GameService.snapshot_interval
     kept, previous = [], 0
     for snapshot in sorted(taken, key=lambda s: s.originator_version):
-        if snapshot.originator_version // interval > previous // interval:
+        if (snapshot.originator_version // interval > previous // interval
+                or snapshot.state.get("finished")):
             kept.append(snapshot)
         previous = snapshot.originator_version
     return kept

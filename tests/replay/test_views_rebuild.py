@@ -1,17 +1,19 @@
-"""A large rebuild from scratch (issue 12 item 5): its state views built by a second
-process, written into a new views file that replaces the old one only when complete.
-`parallel_from=1` takes that path on a small log; the tables must equal the ones
-the ordinary catch-up writes."""
+"""A large rebuild from scratch (issue 12 item 5): split by game with a second
+process (each folds its part's events and reads their state views), written into a
+new views file that replaces the old one only when complete. `parallel_from=1`
+takes that path on a small log; the tables must equal the ones the ordinary
+catch-up writes."""
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from uuid import UUID
 
 import pytest
 
 from replay.service import GameService
-from replay.views import Views
+from replay.views import PARTS, Views
 from tests.replay.test_analytics import (
     accepted,
     dice_game_with_undo,
@@ -31,7 +33,14 @@ def store(tmp_path: Path) -> GameService:
     game_id = dice_game_with_undo(service)
     accepted(service, game_id, {"do": "request_redo", "by": "red"})
     accepted(service, game_id, {"do": "consent", "by": "blue", "accept": True})
+    while len({part_of(game) for game in service.game_ids()}) < PARTS:
+        dice_game_with_undo(service)  # games in every part, so each part has work
     return service
+
+
+def part_of(game_id: UUID) -> int:
+    """The part of a rebuild a game falls in (`replay.views.PART_SQL`)."""
+    return int(game_id.hex[-1], 16) % PARTS
 
 
 @pytest.mark.parametrize("unwritten", [2, 8192])
@@ -58,7 +67,7 @@ def test_a_parallel_rebuild_into_a_new_file_equals_the_catch_up(
     indexes = {row[0] for row in conn.execute("select name from sqlite_master "
                                               "where type = 'index' and sql is not null")}
     assert {"games_result", "steps_step", "dice_step", "w40k_cp_step"} <= indexes
-    assert sorted(p.name for p in tmp_path.iterdir() if "fresh" in p.name or "state" in p.name) \
+    assert sorted(p.name for p in tmp_path.iterdir() if "fresh" in p.name or "part" in p.name) \
         == ["fresh.views", "fresh.views-shm", "fresh.views-wal"]  # no scratch file left
     # the next step is caught up incrementally in the replaced file
     accepted(service, dice_game_with_undo(service), {"do": "roll", "by": "red"})
@@ -118,3 +127,21 @@ def test_the_shared_fact_mapper_reads_the_events_the_ordinary_mapper_reads(
 
     folded = trusted_game(None, shared, second)
     assert folded is not None and folded.state == game.state and folded.version == game.version
+
+
+def test_the_parts_split_every_game_id_between_them_as_part_of_says() -> None:
+    """`PART_SQL` on the stored id text (hex) puts each game in exactly one part."""
+    from uuid import uuid4
+
+    from replay.views import PART_SQL
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("create table stored_events (originator_id text)")
+    ids = [uuid4() for _ in range(200)]
+    conn.executemany("insert into stored_events values (?)", [(g.hex,) for g in ids])
+    for parts in (2, 3):
+        found = [{UUID(row[0]) for row in conn.execute(
+            "select originator_id from stored_events where "
+            + PART_SQL.format(parts=parts, part=part))} for part in range(parts)]
+        assert found == [{g for g in ids if int(g.hex[-1], 16) % parts == part}
+                         for part in range(parts)]
