@@ -153,8 +153,6 @@ def index_statements() -> list[str]:
 #: Each fact type's stored versions that read as its current version, oldest and
 #: newest (the fold upcasts only facts stored before them).
 AS_STORED: dict[str | None, tuple[int, int]] = {}
-#: Where a stored body's fact begins, with its `type` (how the mapper writes it).
-FACT_TYPE_AT = b'"fact":{"type":"'
 
 
 def current_versions() -> None:
@@ -295,9 +293,6 @@ NO_ROWS = frozenset({
     "StepsSettled", "RedoStackCleared", "CostModifiersUsed", "BattleShockTestsCancelled",
     "RiderCarried", "RiderTokensRemoved", "T9AMembersMoved", "T9AMoveCounted",
 })
-
-
-NO_ROWS_STORED = frozenset(name.encode() for name in NO_ROWS)
 
 
 def handles(*types: str) -> Callable[[Handler], Handler]:
@@ -591,19 +586,6 @@ def _cp_spent(ev: Ev, fact: JsonDict, out: Batch) -> None:
 
 
 # -- the fold --------------------------------------------------------------------------------
-def makes_no_rows(state: bytes) -> bool:
-    """Is this stored body's fact of a type that makes no rows (`NO_ROWS`)? Read
-    from its bytes, without parsing them: the body's other keys hold text or
-    numbers, never an object, and a quote inside text is escaped, so the first
-    `"fact":{"type":"` is where the fact begins (`replay.mapper`). A body laid out
-    otherwise is parsed (False)."""
-    start = state.find(FACT_TYPE_AT)
-    if start < 0:
-        return False
-    start += len(FACT_TYPE_AT)
-    return state[start:state.find(b'"', start)] in NO_ROWS_STORED
-
-
 ContextLoader = Callable[[str], "GameContext | None"]
 
 
@@ -639,22 +621,18 @@ class Fold:
         if len(AS_STORED) != len(every_fact_type()):
             current_versions()
         out = Batch() if touched is None else Batch(touched=touched)
-        handlers = HANDLERS
-        touched = out.touched
+        handlers, touched = HANDLERS, out.touched
+        game, game_id_now = GameContext(""), ""
         for notification_id, game_id, version, state in rows:
-            game = touched.get(game_id) or self.context(game_id)
-            touched[game_id] = game
+            if game_id != game_id_now:  # (a game's events mostly come one after another)
+                game = touched.get(game_id) or self.context(game_id)
+                touched[game_id], game_id_now = game, game_id
             if version != game.version + 1:
                 raise UnknownFactError(
                     f"event {version} of game {game_id} follows event {game.version}: "
                     "the analytic tables are not of this log (drop them and run "
                     "`warledger views --rebuild`)"
                 )
-            if version > 1 and makes_no_rows(state):
-                game.version = version
-                out.position = notification_id
-                out.events += 1
-                continue
             body = orjson.loads(state)
             fact = body["fact"]
             oldest, newest = AS_STORED.get(fact.get("type"), (0, -1))

@@ -9,11 +9,12 @@ other backend (PostgreSQL) reads through the library as before.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from typing import Any, cast
 from uuid import UUID
 
-from eventsourcing.persistence import EventStore
+from eventsourcing.persistence import AggregateRecorder, EventStore, Mapper
 
 from replay.mapper import PydanticMapper, as_uuid
 
@@ -37,8 +38,9 @@ def select_rows(store: EventStore[UUID], originator_id: UUID, *, gt: int | None 
     """One game's stored rows, `gt` < version ≤ `lte`: read directly on SQLite
     (the events or the snapshots table), through the library's recorder elsewhere."""
     recorder = store.recorder
+    reader = store.reader if isinstance(store, GameEventStore) else None
     datastore = sqlite_datastore(recorder)
-    if datastore is None:
+    if datastore is None and reader is None:
         return [(row.originator_version, row.topic, row.state) for row in
                 recorder.select_events(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)]
     table = recorder.events_table_name  # type: ignore[attr-defined]
@@ -55,13 +57,24 @@ def select_rows(store: EventStore[UUID], originator_id: UUID, *, gt: int | None 
     if limit is not None:
         statement += "LIMIT ? "
         params.append(limit)
+    if reader is not None:
+        return cast("list[Row]", reader.execute(statement, params).fetchall())
+    assert datastore is not None
     with datastore.transaction(commit=False) as cursor:
         cursor.execute(statement, params)
         return cast("list[Row]", cursor.fetchall())
 
 
 class GameEventStore(EventStore[UUID]):
-    """`EventStore` with a direct read of one game's rows on SQLite."""
+    """`EventStore` with a direct read of one game's rows on SQLite: through the
+    library's connection pool, or on a `reader` of the same file (a read-only
+    connection of a projection that reads many games, each with its own query: the
+    pool's transaction around each query cost as much as the query)."""
+
+    def __init__(self, mapper: Mapper[UUID], recorder: AggregateRecorder,
+                 reader: sqlite3.Connection | None = None) -> None:
+        super().__init__(mapper=mapper, recorder=recorder)
+        self.reader = reader
 
     def get(
         self,
@@ -73,7 +86,8 @@ class GameEventStore(EventStore[UUID]):
         limit: int | None = None,
     ) -> Iterator[Any]:
         mapper = self.mapper
-        if sqlite_datastore(self.recorder) is None or not isinstance(mapper, PydanticMapper):
+        direct = self.reader is not None or sqlite_datastore(self.recorder) is not None
+        if not direct or not isinstance(mapper, PydanticMapper):
             return super().get(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
         game_id = as_uuid(originator_id)
         rows = select_rows(self, game_id, gt=gt, lte=lte, desc=desc, limit=limit)

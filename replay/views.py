@@ -62,8 +62,12 @@ PARALLEL_FROM = 50_000
 #: Into how many parts: one per core of the two (each part folds its games' events
 #: and reads their state views; the state views cost about as much as the fold).
 PARTS = 2
-#: A game's part, from its stored id (hex text): its last digit modulo the parts.
-PART_SQL = "(instr('0123456789abcdef', substr(originator_id, -1)) - 1) % {parts} = {part}"
+#: A part's events up to a notification, game after game (the library's primary key
+#: index on the stored id, as hex text, and the event number): a part is a range
+#: of ids (`part_range`).
+PART_ROWS = ("select rowid, originator_id, originator_version, state from stored_events "
+             "where originator_id >= ? and originator_id < ? and rowid <= ? "
+             "order by originator_id, originator_version")
 #: The environment variable that holds a helper's orders.
 HELPER_ORDERS = "WARLEDGER_VIEWS_HELPER"
 #: Games whose rows a rebuild into a new file may keep unwritten (their contexts).
@@ -126,7 +130,9 @@ def write_games(curs: Cursor, contexts: Iterable[GameContext],
 class StateViews:
     """The state view of every game a run touched (see the module docstring)."""
 
-    def __init__(self, service: GameService, capacity: int = STATE_CACHE) -> None:
+    def __init__(self, service: GameService, capacity: int = STATE_CACHE,
+                 reader: sqlite3.Connection | None = None) -> None:
+        """`reader`: a read-only connection to the SQLite event file, if there is one."""
         self.service = service
         self.capacity = capacity
         self.games: OrderedDict[str, Game] = OrderedDict()
@@ -134,7 +140,9 @@ class StateViews:
         self.deferred: set[str] = set()
         #: The games' events, each distinct fact validated once (a read-only view).
         self.mapper = SharedFactMapper(service.construct_transcoder())
-        self.events = GameEventStore(mapper=self.mapper, recorder=service.events.recorder)
+        self.events = GameEventStore(self.mapper, service.events.recorder, reader)
+        self.snapshots = None if service.snapshots is None else GameEventStore(
+            service.mapper, service.snapshots.recorder, reader)
 
     def note(self, game_id: str, version: int, state: bytes) -> None:
         """Fold one stored event into a cached game, or leave its game for the end."""
@@ -169,7 +177,7 @@ class StateViews:
         every game once, and the rebuild would read its events a second time
         (`warledger verify` checks every event)."""
         service = self.service
-        game = trusted_game(service.snapshots, self.events, game_id, version,
+        game = trusted_game(self.snapshots, self.events, game_id, version,
                             recheck_events=0, warn=service.warn)
         if game is None:
             raise GameNotFoundError(f"no game {game_id} in this store")
@@ -180,6 +188,15 @@ class StateViews:
         self.deferred.clear()
         if forget:
             self.games.clear()
+
+
+def part_range(part: int, parts: int) -> tuple[str, str]:
+    """The stored ids (hex text) of part `part` of `parts`: from the first to just
+    before the second (ids are random, so each part holds about as many games)."""
+    def bound(k: int) -> str:
+        return f"{256 * k // parts:02x}" if k < parts else "g"  # "g" sorts after any hex
+
+    return bound(part), bound(part + 1)
 
 
 def remove_sqlite_file(path: str, keep_main: bool = False) -> None:
@@ -293,9 +310,9 @@ class Views:
         self.where = path
         self.conn = self._connect(path, fresh)
         self.fold = Fold(self._context)
-        self.states = StateViews(service)
         self.ids: dict[str, str] = {}
         self.events = self._events_file(service)
+        self.states = StateViews(service, reader=self.events)
 
     @staticmethod
     def _connect(path: str, fresh: bool = False) -> sqlite3.Connection:
@@ -382,26 +399,29 @@ class Views:
 
     def build_part(self, head: int, part: int, parts: int) -> int:
         """Into this new file (`fresh`): the analytic rows of every event up to
-        notification `head` of the games of one part (`PART_SQL`), and their state
+        notification `head` of the games of one part (`part_range`), and their state
         views at `head`; returns how many events it folded.
 
-        A game's rows are written once, at the end (`unwritten`: with every game
-        played at once, each page touches every game)."""
-        where = PART_SQL.format(parts=parts, part=part)
+        The events are read game after game, whatever order they were stored in (a
+        game's rows depend on its own events alone), so the rows are written in the
+        order of the tables' keys, and each game's row once."""
+        assert self.events is not None
+        rows = self.events.execute(PART_ROWS, (*part_range(part, parts), head))
         self.fold.forget()
         self.unwritten = {}
         versions: dict[str, int] = {}
-        start = processed = 0
+        processed = 0
         try:
-            while page := self._page(start, until=head, where=where):
+            while stored := rows.fetchmany(self.batch):
+                page = self._with_game_ids(stored)
                 self._write_analytics(page)
                 versions.update((row[1], row[2]) for row in page)
-                start = page[-1][0]
                 processed += len(page)
             self._write_unwritten_games()
         finally:
+            rows.close()
             self.unwritten = None
-        states = StateViews(self.service, capacity=1)  # each game is read once: keep none
+        states = StateViews(self.service, capacity=1, reader=self.events)  # read once each
         states.touched.update(versions)
         self.conn.execute("begin")
         self.conn.executemany(VIEW_UPSERT, states.rows())
@@ -459,27 +479,27 @@ class Views:
             raise
         return processed
 
-    def _page(self, start: int, until: int | None = None,
-              where: str | None = None) -> list[tuple[int, str, int, bytes]]:
-        """(notification id, game id, event number, stored body) of the next events
-        (on SQLite: up to notification `until`, of the games `where` picks).
+    def _page(self, start: int) -> list[tuple[int, str, int, bytes]]:
+        """(notification id, game id, event number, stored body) of the next events.
 
         On SQLite the rows are read straight from the library's table (its
         notification id is the rowid), skipping a `Notification` and a UUID per
         row; elsewhere through the recorder."""
         if self.events is not None:
-            rows = self.events.execute(
+            return self._with_game_ids(self.events.execute(
                 "select rowid, originator_id, originator_version, state from stored_events "
-                f"where rowid > ? and rowid <= ? and {where or 'true'} order by rowid limit ?",
-                (start, until if until is not None else 2**63 - 1, self.batch)).fetchall()
-            ids = self.ids
-            if len(ids) > 100_000:
-                ids.clear()
-            return [(n, ids.get(g) or ids.setdefault(g, str(UUID(g))), v, b)
-                    for n, g, v, b in rows]
+                "where rowid > ? order by rowid limit ?", (start, self.batch)).fetchall())
         page = self.service.recorder.select_notifications(
             start, self.batch, inclusive_of_start=False)
         return [(n.id, str(n.originator_id), n.originator_version, n.state) for n in page]
+
+    def _with_game_ids(self, rows: list[tuple[int, str, int, bytes]]
+                       ) -> list[tuple[int, str, int, bytes]]:
+        """Stored rows with each game's id as text (its stored hex read once)."""
+        ids = self.ids
+        if len(ids) > 100_000:
+            ids.clear()
+        return [(n, ids.get(g) or ids.setdefault(g, str(UUID(g))), v, b) for n, g, v, b in rows]
 
     def _write_analytics(self, page: list[tuple[int, str, int, bytes]]) -> None:
         """Fold a page and write its rows with the tracking position. In a rebuild
