@@ -142,3 +142,28 @@ def test_the_parts_split_every_game_id_between_them() -> None:
             assert sum(lo <= game < hi for lo, hi in ranges) == 1
         sizes = [sum(lo <= game < hi for game in ids) for lo, hi in ranges]
         assert max(sizes) < 1.25 * len(ids) / parts
+
+
+def test_events_stored_while_the_parts_are_built_are_caught_up_after_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The parts fold the log up to its last notification when the rebuild began;
+    what is stored meanwhile is caught up in the new file before `run` returns."""
+    service = store(tmp_path)
+    game_id = dice_game_with_undo(service)
+    original = Views.build_part
+    heads: list[int] = []
+
+    def store_a_step_first(self: Views, head: int, part: int, parts: int) -> int:
+        heads.append(head)
+        accepted(service, game_id, {"do": "roll", "by": "red"})  # after `head`
+        return original(self, head, part, parts)
+
+    monkeypatch.setattr(Views, "build_part", store_a_step_first)
+    fresh = Views(service, str(tmp_path / "fresh.views"), batch=7, parallel_from=1)
+    processed = fresh.run()
+    incremental = Views(service, str(tmp_path / "inc.views"), batch=5)
+    assert processed == incremental.run() > heads[0]
+    assert fresh.position() == incremental.position() > heads[0]
+    assert dump(fresh.conn) == dump(incremental.conn)
+    assert fresh.view(game_id) == incremental.view(game_id)
