@@ -227,3 +227,21 @@ def test_the_cli_warns_on_stderr_and_goes_on(
     assert '"STR-16"' in captured.out and "unexpected JSONDecodeError" not in captured.err
     warnings = [line for line in captured.err.splitlines() if "warning:" in line]
     assert len(warnings) >= 3 and all("snapshot at event" in line for line in warnings)
+
+
+def test_a_finished_game_is_snapshotted_at_its_last_event(tmp_path: Path) -> None:
+    """`snapshot_due`: every save that leaves a game finished takes a snapshot, so a
+    finished game is read as one snapshot and no events; the interval rule stays
+    for the rest (none is due here: the interval is far away)."""
+    service = GameService(str(tmp_path / "game.db"))
+    service.snapshot_interval = 10_000
+    script = load_script("examples/w40k-turns.yaml")
+    result = run_script(service, script)
+    game_id = UUID(result["game_id"])
+    game = service.load(game_id)
+    assert game.state.finished and [s["accepted"] for s in result["steps"]] == [
+        True, True, False, True, True, False]
+    assert service.snapshots is not None
+    snapshots = list(service.snapshots.get(game_id))
+    assert [s.originator_version for s in snapshots] == [game.version]  # the end, no other
+    assert snapshots[0].state["finished"] is True
