@@ -11,6 +11,9 @@ never count an event twice (LIBRARY-NOTES).
   game (a rebuild from scratch, or one that fell out) is read once at the end
   as its latest snapshot plus its tail. No event is decoded twice, and memory
   is bounded by the LRU, never by the length of a game.
+- **A large rebuild from scratch** is split by game between two processes
+  (`Views.build_part`, `PartHelper`), into a new file renamed over the old one
+  once complete (docs/analytics.md).
 
 On SQLite the views live in their own file beside the event store
 (`<db>.views`: the library's `BEGIN` would lock the events file). On
@@ -212,7 +215,7 @@ class PartHelper:
     builds its own (they share nothing but the event file).
 
     Helper `part` of `parts` folds the events up to notification `head` of every
-    game in its part (`PART_SQL`) and reads their state views at `head` (latest
+    game in its part (`part_range`) and reads their state views at `head` (latest
     snapshot plus tail, `StateViews.read`), into a scratch views file beside the
     views (`Views.build_part`). The rebuild copies those rows in, in the same
     transaction as the tracking positions; until that commit the scratch file is
