@@ -83,11 +83,24 @@ def body(state: MageKnightState, fig: Figure) -> Footprint:
     return shape
 
 
+def glance(state: MageKnightState) -> Iterable[Figure]:
+    """Every figure, to be looked at and not kept: a working copy's units as they
+    stand, without copying the ones the decision has not read yet (`CopiedOnRead`:
+    a value not yet copied is the original, equal to the copy it would make, and
+    nothing changes it). Whatever is kept, changed or returned is read again
+    through `state.units[...]`, the decision's own copy."""
+    return dict.values(state.units)
+
+
+def stands_for_itself(fig: Figure) -> bool:
+    """On the table and not a rider (a rider is in its mount's base)."""
+    return fig.status == "on_table" and fig.mount is None
+
+
 def units_on_table(state: MageKnightState) -> Iterator[Figure]:
     """Every figure on the table that stands for itself (riders are in their mounts)."""
-    for fig in sorted(state.units.values(), key=lambda f: f.id):
-        if fig.status == "on_table" and fig.mount is None:
-            yield fig
+    for fig_id in sorted(fig.id for fig in glance(state) if stands_for_itself(fig)):
+        yield state.units[fig_id]
 
 
 Bounds = tuple[float, float, float, float]
@@ -146,11 +159,10 @@ def bases_near(
     perhaps a few that do not (the exact questions are still asked of them)."""
     skip = frozenset(ignore)
     near = sorted(
-        (fig for fig in state.units.values()
-         if fig.status == "on_table" and fig.mount is None and fig.id not in skip
-         and (fig.x is None or fig.y is None or not is_beyond(base_box(fig), area, reach))),
-        key=lambda f: f.id)
-    return [(fig, body(state, fig)) for fig in near]
+        fig.id for fig in glance(state)
+        if stands_for_itself(fig) and fig.id not in skip
+        and (fig.x is None or fig.y is None or not is_beyond(base_box(fig), area, reach)))
+    return [(fig, body(state, fig)) for fig in (state.units[fig_id] for fig_id in near)]
 
 
 def terrain_near(
@@ -308,6 +320,12 @@ def growth(shape: Footprint | Polygon, by: float) -> float:
     """How far `grown` pushes out the shape's geometry (a round base's: its centre)."""
     if isinstance(shape, Disc):
         by += shape.radius
+    return pushed_out(by)
+
+
+def pushed_out(by: float) -> float:
+    """How far a buffer by `by` at ROOM_QUAD_SEGS is asked for: enough that its
+    polygon circumscribes the exact round parts, plus ROOM_MARGIN."""
     slack = by / math.cos(math.pi / (4 * ROOM_QUAD_SEGS)) - by + ROOM_MARGIN
     return by + slack
 
@@ -324,6 +342,49 @@ def grown(shape: Footprint | Polygon, by: float) -> Polygon:
     polygon circumscribes its round parts, plus ROOM_MARGIN."""
     result: Polygon = grown_geometry(shape).buffer(growth(shape, by), quad_segs=ROOM_QUAD_SEGS)
     return result
+
+
+@lru_cache(maxsize=4096)
+def grown_base(shape: Footprint, by: float) -> Polygon:
+    """`grown` for a base, kept per base and distance: a figure standing still is
+    asked about again at every room search near it (shapely's geometries are
+    immutable, so one can be shared)."""
+    return grown(shape, by)
+
+
+@lru_cache(maxsize=1024)
+def grown_outline(points: tuple[Point, ...], by: float) -> Polygon:
+    """`grown` for a terrain outline, kept per outline and distance (terrain never moves)."""
+    return grown(polygon(points), by)
+
+
+@lru_cache(maxsize=1024)
+def contact_line(mount_base: Rect, radius: float) -> BaseGeometry:
+    """MNT-56: the line of centres `radius` from the mount's base (ROOM_QUAD_SEGS
+    segments a quarter circle at its corners), kept per base and radius."""
+    line: BaseGeometry = mount_base.polygon.buffer(radius, quad_segs=ROOM_QUAD_SEGS).exterior
+    return line
+
+
+def base_may_reach(fig: Figure, by: float, area: Bounds) -> bool:
+    """`may_reach` for the figure's base, from its numbers: a round base's centre
+    is the figure's x and y, its radius half its base (the very floats `Disc`
+    gives); a mount's base is built, as `body` builds it."""
+    assert fig.x is not None and fig.y is not None
+    if fig.is_mount:
+        # Its box from the numbers is the built base's to rounding: a box beyond
+        # by a micro-inch more is beyond the built one too; the rest are built.
+        if is_beyond(base_box(fig), area, pushed_out(by) + 1e-6):
+            return False
+        base = fig.footprint()
+        assert base is not None
+        return may_reach(base, by, area)
+    return not is_beyond((fig.x, fig.y, fig.x, fig.y), area, growth_of_round(fig.base / 2.0, by))
+
+
+def growth_of_round(radius: float, by: float) -> float:
+    """`growth` of a round base of `radius` (its centre is what is buffered)."""
+    return pushed_out(by + radius)
 
 
 def may_reach(shape: Footprint | Polygon, by: float, area: Bounds) -> bool:
@@ -345,18 +406,20 @@ def contact_room(
     the mount's base and overlaps nothing: the line at `radius` around the mount,
     less the ground near other bases and blocking or impassable terrain, within
     the part of the board that keeps the base wholly on it. Lines (possibly none)."""
-    line = mount_base.polygon.buffer(radius, quad_segs=ROOM_QUAD_SEGS).exterior
+    line = contact_line(mount_base, radius)
     width, height = state.board.width, state.board.height
     if width < 2 * radius or height < 2 * radius:
         return LineString()
     # Only the ground that could reach the contact line is cut from it: what lies
     # farther cannot change the room (the same lines, point for point).
     line_box = widened(bounds_of(mount_base), radius)
-    shapes: list[Footprint | Polygon] = [
-        body(state, other) for other in units_on_table(state) if other.id not in ignore]
-    shapes += [polygon(piece.polygon) for piece in state.terrain
-               if piece.kind in BLOCKS_PLACEMENT]
-    forbidden = [grown(shape, radius) for shape in shapes if may_reach(shape, radius, line_box)]
+    standing = sorted((fig for fig in glance(state) if stands_for_itself(fig)),
+                      key=lambda fig: fig.id)  # the order `units_on_table` gives
+    forbidden = [grown_base(body(state, other), radius) for other in standing
+                 if other.id not in ignore and base_may_reach(other, radius, line_box)]
+    forbidden += [grown_outline(piece.polygon, radius) for piece in state.terrain
+                  if piece.kind in BLOCKS_PLACEMENT
+                  and not is_beyond(outline_box(piece.polygon), line_box, pushed_out(radius))]
     room = line.intersection(shapely.box(radius, radius, width - radius, height - radius))
     if forbidden:
         room = room.difference(shapely.union_all(forbidden))
@@ -373,30 +436,45 @@ def rear_middle(mount_base: Rect, radius: float) -> Point:
 def onto_contact(mount_base: Rect, radius: float, spot: Point) -> Point:
     """The spot moved onto the exact contact line: `radius` from the mount's base
     (the buffer's round corners are polygons), rounded to 1e-9"."""
-    near = shapely.ops.nearest_points(mount_base.polygon, point_at(spot))[0]
-    dx, dy = spot[0] - near.x, spot[1] - near.y
-    length = math.hypot(dx, dy)
-    if length == 0.0:
-        return spot
-    x, y = near.x + dx * radius / length, near.y + dy * radius / length
-    return (round(x, 9) + 0.0, round(y, 9) + 0.0)
+    return onto_contact_all(mount_base, radius, [spot])[0]
+
+
+def onto_contact_all(mount_base: Rect, radius: float, spots: list[Point]) -> list[Point]:
+    """`onto_contact` of every spot, the nearest points on the base found in one
+    shapely call (`shortest_line`, what `nearest_points` asks, so the same floats)."""
+    lines = shapely.shortest_line(mount_base.polygon, shapely.points(spots))
+    nearest = shapely.get_coordinates(lines)[0::2]
+    moved: list[Point] = []
+    for (sx, sy), (nx, ny) in zip(spots, nearest.tolist(), strict=True):
+        dx, dy = sx - nx, sy - ny
+        length = math.hypot(dx, dy)
+        if length == 0.0:
+            moved.append((sx, sy))
+            continue
+        x, y = nx + dx * radius / length, ny + dy * radius / length
+        moved.append((round(x, 9) + 0.0, round(y, 9) + 0.0))
+    return moved
 
 
 def room_candidates(room: BaseGeometry, mount_base: Rect, radius: float) -> list[Point]:
     """INTERPRETATIONS CORE-MK-ROOM: of each stretch of room, its point nearest the
     spot behind the middle of the rear side (then its middle, as a fallback); the
-    nearest first, ties to the smaller x, then the smaller y."""
+    nearest first, ties to the smaller x, then the smaller y. Every stretch is
+    asked at once (shapely's array calls: the same GEOS questions, the same floats)."""
     wanted = rear_middle(mount_base, radius)
-    aim = point_at(wanted)
-    ranked: list[tuple[float, float, float, int]] = []
-    for piece in shapely.get_parts(shapely.line_merge(room) if room.geom_type == "MultiLineString"
-                                   else room):
-        if piece.is_empty:
-            continue
-        for rank, point in enumerate((shapely.ops.nearest_points(piece, aim)[0],
-                                      piece.interpolate(0.5, normalized=True))):
-            x, y = onto_contact(mount_base, radius, (point.x, point.y))
-            ranked.append((round(math.dist((x, y), wanted), 9), x, y, rank))
+    pieces = shapely.get_parts(shapely.line_merge(room) if room.geom_type == "MultiLineString"
+                               else room)
+    pieces = pieces[~shapely.is_empty(pieces)]
+    if len(pieces) == 0:
+        return []
+    nearest = shapely.get_coordinates(shapely.shortest_line(pieces, point_at(wanted)))[0::2]
+    middles = shapely.get_coordinates(
+        shapely.line_interpolate_point(pieces, 0.5, normalized=True))
+    spots: list[Point] = []
+    for near, middle in zip(nearest.tolist(), middles.tolist(), strict=True):
+        spots += [(near[0], near[1]), (middle[0], middle[1])]
+    ranked = [(round(math.dist(spot, wanted), 9), spot[0], spot[1], index % 2)
+              for index, spot in enumerate(onto_contact_all(mount_base, radius, spots))]
     return [(x, y) for _, x, y, _ in sorted(ranked, key=lambda c: (c[3], c[0], c[1], c[2]))]
 
 
