@@ -361,9 +361,22 @@ def grown_outline(points: tuple[Point, ...], by: float) -> Polygon:
 @lru_cache(maxsize=1024)
 def contact_line(mount_base: Rect, radius: float) -> BaseGeometry:
     """MNT-56: the line of centres `radius` from the mount's base (ROOM_QUAD_SEGS
-    segments a quarter circle at its corners), kept per base and radius."""
-    line: BaseGeometry = mount_base.polygon.buffer(radius, quad_segs=ROOM_QUAD_SEGS).exterior
+    segments a quarter circle at its corners), kept per base and radius: a line
+    string of the buffer's ring, the points in the ring's order."""
+    ring = mount_base.polygon.buffer(radius, quad_segs=ROOM_QUAD_SEGS).exterior
+    line: BaseGeometry = shapely.linestrings(shapely.get_coordinates(ring))
     return line
+
+
+def within_board(line: BaseGeometry, board: Bounds) -> BaseGeometry:
+    """The part of the contact line inside the box `board` (the part of the board
+    that keeps the base on it): the line itself when its box is strictly inside
+    (GEOS's intersection then gives the very points, in the same order:
+    `test_near`), else the intersection."""
+    x0, y0, x1, y1 = line.bounds
+    if board[0] < x0 and board[1] < y0 and x1 < board[2] and y1 < board[3]:
+        return line
+    return line.intersection(shapely.box(*board))
 
 
 def base_may_reach(fig: Figure, by: float, area: Bounds) -> bool:
@@ -420,7 +433,7 @@ def contact_room(
     forbidden += [grown_outline(piece.polygon, radius) for piece in state.terrain
                   if piece.kind in BLOCKS_PLACEMENT
                   and not is_beyond(outline_box(piece.polygon), line_box, pushed_out(radius))]
-    room = line.intersection(shapely.box(radius, radius, width - radius, height - radius))
+    room = within_board(line, (radius, radius, width - radius, height - radius))
     if forbidden:
         room = room.difference(shapely.union_all(forbidden))
     return room

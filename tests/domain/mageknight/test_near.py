@@ -29,6 +29,7 @@ from domain.mageknight.figures import (
     BLOCKS_PLACEMENT,
     blocking_terrain_under,
     body,
+    contact_line,
     contact_room,
     covers_more_than_touching,
     find_room,
@@ -45,6 +46,7 @@ from domain.mageknight.figures import (
     terrain_at,
     unit_of,
     units_on_table,
+    within_board,
 )
 from domain.mageknight.state import Figure, MageKnightState
 from domain.mageknight.trample import trampled
@@ -328,3 +330,24 @@ def test_the_plain_searches_see_the_pieces_the_scenes_make() -> None:
     assert state.terrain == [TerrainPiece(id="t0", kind="blocking",
                                           polygon=((1, 1), (3, 1), (3, 3)))]
     assert exact_blocking_terrain_under(state, Disc(2.5, 1.5, 1.0)) == "t0"
+
+
+@SCENES
+@given(x=st.floats(2.0, 8.0), y=st.floats(2.0, 8.0), turn=facing,
+       width=st.sampled_from([1.25, 1.5]), depth=st.sampled_from([2.0, 2.5]),
+       radius=st.sampled_from([0.375, 0.5, 0.75]),
+       inset=st.floats(0.0, 3.0))
+def test_a_contact_line_inside_the_board_is_its_own_intersection(
+    x: float, y: float, turn: float, width: float, depth: float, radius: float, inset: float
+) -> None:
+    """MNT-56: the contact line the room search starts from is the line GEOS's
+    intersection with the board's inner box gives, point for point and in the same
+    order, whether or not the intersection is skipped (the line strictly inside)."""
+    mount_base = Rect(x, y, width, depth, turn)
+    board = (radius + inset, radius + inset, BOARD - radius - inset, BOARD - radius - inset)
+    line = contact_line(mount_base, radius)
+    ring = mount_base.polygon.buffer(radius, quad_segs=64).exterior
+    want = ring.intersection(box(*board))
+    got = within_board(line, board)
+    assert got.geom_type == want.geom_type
+    assert shapely.get_coordinates(got).tolist() == shapely.get_coordinates(want).tolist()
