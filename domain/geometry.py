@@ -29,11 +29,12 @@ from typing import TYPE_CHECKING, TypeAlias
 from domain.deferred import defer
 
 if TYPE_CHECKING:
+    import numpy as np
     import shapely
     from shapely.geometry import LineString, Point, Polygon, box
     from shapely.geometry.base import BaseGeometry
 else:  # imported on first use: a game's state and its replay need no shapely
-    defer(globals(), shapely="shapely", LineString="shapely.geometry:LineString",
+    defer(globals(), np="numpy", shapely="shapely", LineString="shapely.geometry:LineString",
           Point="shapely.geometry:Point", Polygon="shapely.geometry:Polygon",
           box="shapely.geometry:box")
 
@@ -402,14 +403,21 @@ class Obstacles:
     under the units of one decision), so only the new layer's tree is built.
     """
 
-    __slots__ = ("_geoms", "_ids", "_tree", "_under")
+    __slots__ = ("_array", "_geoms", "_ids", "_tree", "_under")
+
+    #: Up to this many geometries a query asks the predicate of every one in one
+    #: array call (no tree to build, and faster than a tree's query at this size);
+    #: beyond it a tree (STRtree) picks the candidates first. Same answers either way
+    #: (`test_geometry_obstacles`).
+    SMALL = 48
 
     def __init__(self, items: Iterable[tuple[str, BaseGeometry | Rect | Disc]], *,
                  under: Obstacles | None = None) -> None:
         pairs = sorted(((oid, to_geometry(g)) for oid, g in items), key=lambda p: p[0])
         self._ids: tuple[str, ...] = tuple(oid for oid, _ in pairs)
         self._geoms: tuple[BaseGeometry, ...] = tuple(g for _, g in pairs)
-        self._tree = shapely.STRtree(list(self._geoms))
+        self._array = np.array(self._geoms, dtype=object)
+        self._tree = shapely.STRtree(list(self._geoms)) if len(pairs) > self.SMALL else None
         self._under = under if under is not None and len(under) else None
 
     def __len__(self) -> int:
@@ -427,10 +435,21 @@ class Obstacles:
         return own + (self._under.geometries(oid) if self._under is not None else ())
 
     def _hits(self, geom: Shape, predicate: str, **options: float) -> list[int]:
+        """The indices (ascending) of the geometries for which `predicate`
+        ("intersects", or "dwithin" with `distance`) holds."""
         if not self._ids:
             return []
-        return sorted(int(i) for i in self._tree.query(to_geometry(geom), predicate=predicate,
-                                                        **options))
+        shape = to_geometry(geom)
+        if self._tree is not None:
+            return sorted(int(i) for i in self._tree.query(shape, predicate=predicate,
+                                                            **options))
+        if predicate == "dwithin":  # touching is within any reach, 0 included
+            held = (shapely.dwithin(self._array, shape, options["distance"])
+                    | shapely.intersects(self._array, shape))
+        else:
+            assert predicate == "intersects" and not options
+            held = shapely.intersects(self._array, shape)
+        return [int(i) for i in np.flatnonzero(held)]
 
     def blocking_ids(self, geom: Shape, *, ignore: Iterable[str] = ()) -> list[str]:
         """Sorted ids whose geometry intersects ``geom`` (touching counts), minus ``ignore``."""
@@ -450,7 +469,10 @@ class Obstacles:
 
     def near(self, geom: Shape, reach: float) -> list[tuple[str, BaseGeometry]]:
         """The obstacles within ``reach`` of ``geom`` (one `dwithin` query per layer), by
-        id, and in the order they were given within an id."""
+        id, and in the order they were given within an id. One whose distance is
+        ``reach`` to the last bits of a float may or may not be listed (the tree's
+        prepared distance and the plain one can round apart): a caller asks a
+        little farther than it needs and decides with the exact distance."""
         found = [(self._ids[i], self._geoms[i]) for i in self._hits(geom, "dwithin",
                                                                      distance=reach)]
         if self._under is not None:

@@ -28,6 +28,7 @@ from domain.geometry import (
     sweep_hull,
 )
 from domain.shadows import ListMemo
+from domain.state import to_read
 from domain.t9a.units import T9AState, T9AUnit
 from events.core import TerrainPiece
 
@@ -52,13 +53,13 @@ def obstacles(state: T9AState, *, ignore: Iterable[str] = ()) -> Obstacles:
     key = (skip, id(terrain), tuple(
         (unit.id, unit.status, unit.x, unit.y, unit.facing, unit.base, unit.files,
          unit.ranks, unit.joined_to)
-        for unit in state.units.values() if isinstance(unit, T9AUnit)))
+        for unit in to_read(state.units) if isinstance(unit, T9AUnit)))
     found = _UNITS.get(key)
     if found is not None and found[0] is terrain:
         return found[1]
     items: list[tuple[str, Rect | Polygon]] = [
         (f"unit {unit.id}", shape)
-        for unit in state.t9a_units()
+        for unit in state.t9a_units_to_read()
         if unit.id not in skip and (shape := unit.footprint()) is not None
     ]
     index = Obstacles(items, under=terrain)

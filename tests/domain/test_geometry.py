@@ -306,6 +306,45 @@ def test_obstacle_queries_do_not_depend_on_the_listing_order(
     assert has_clear_line(point, unit, first) == has_clear_line(point, unit, second)
 
 
+def at_reach(hit: tuple[str, BaseGeometry], query: BaseGeometry | Rect | Disc,
+             reach: float) -> bool:
+    """Is the obstacle `reach` from the query, to the last bits of a float?"""
+    shape = query.polygon if isinstance(query, Rect | Disc) else query
+    return bool(abs(hit[1].distance(shape) - reach) <= 1e-9)
+
+
+class TreeObstacles(Obstacles):
+    """The index as it was: every query through an STRtree, whatever its size
+    (the oracle of the array path below SMALL)."""
+
+    SMALL = -1
+
+
+@given(st.lists(st.tuples(st.sampled_from(["alpha", "bravo", "charlie", "delta"]),
+                          st.one_of(footprints, named_boxes.map(lambda b: b[0][1] if b else
+                                                                box(0, 0, 1, 1)))),
+                max_size=20),
+       footprints, points, st.floats(min_value=0, max_value=3))
+def test_small_obstacle_indexes_answer_as_the_tree(
+    items: list[tuple[str, BaseGeometry | Rect | Disc]],
+    unit: Rect | Disc,
+    point: tuple[float, float],
+    reach: float,
+) -> None:
+    """CORE-LOS, Unit Spacing: an index of up to SMALL obstacles asks each one
+    its predicate (one array call) and finds what the tree's query finds: the
+    same ids, geometries and near obstacles, in the same order."""
+    small, tree = Obstacles(items), TreeObstacles(items)
+    assert len(items) <= Obstacles.SMALL and small._tree is None and tree._tree is not None
+    for query in (segment(unit, point), sweep_hull(unit, point), unit.polygon, unit):
+        assert small.blocking_ids(query) == tree.blocking_ids(query)
+        assert small.hitting(query) == tree.hitting(query)
+        for far in (reach, 1.0 + 2 * EPS):  # one at `far` to rounding may go either way
+            assert ([hit for hit in small.near(query, far) if not at_reach(hit, query, far)]
+                    == [hit for hit in tree.near(query, far) if not at_reach(hit, query, far)])
+    assert has_clear_line(point, unit, small) == has_clear_line(point, unit, tree)
+
+
 def test_obstacles_report_sorted_ids_and_honour_ignore() -> None:
     obs = Obstacles([("wall", box(4, -1, 5, 1)), ("b-rock", Point(6, 0).buffer(0.5))])
     line = LineString([(0, 0), (10, 0)])
