@@ -48,6 +48,7 @@ __all__ = [
     "Rect",
     "Shape",
     "board_polygon",
+    "disc_gap",
     "distance",
     "front_arc_polygon",
     "has_clear_line",
@@ -255,8 +256,7 @@ def distance(a: Shape, b: Shape) -> float:
     Exact for discs: ``max(0, distance(centre, other) - radius)``.
     """
     if isinstance(a, Disc) and isinstance(b, Disc):
-        gap = math.hypot(b.x - a.x, b.y - a.y)
-        return max(0.0, max(0.0, gap - b.radius) - a.radius)
+        return disc_gap(a.x, a.y, a.radius, b.x, b.y, b.radius)
     if isinstance(a, Disc):
         return max(0.0, distance(a.centre, b) - a.radius)
     if isinstance(b, Disc):
@@ -265,6 +265,14 @@ def distance(a: Shape, b: Shape) -> float:
         (ax, ay), (bx, by) = _as_point(a), _as_point(b)
         return math.hypot(bx - ax, by - ay)
     return float(to_geometry(a).distance(to_geometry(b)))
+
+
+def disc_gap(ax: float, ay: float, a_radius: float, bx: float, by: float,
+             b_radius: float) -> float:
+    """The distance between two round bases given by their numbers (`distance` of
+    two discs, without building them): centres apart less both radii, at least 0."""
+    gap = math.hypot(bx - ax, by - ay)
+    return max(0.0, max(0.0, gap - b_radius) - a_radius)
 
 
 def is_within(a: Shape, b: Shape, d: float) -> bool:

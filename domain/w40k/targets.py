@@ -14,6 +14,7 @@ from domain.geometry import (
     EPS,
     Disc,
     Obstacles,
+    disc_gap,
     distance,
     has_clear_line,
     is_within,
@@ -45,10 +46,20 @@ def nearest_enemy(
     """The nearest unit not of `player`'s army within `reach` of `shape`, with its distance."""
     if shape is None:
         return None
-    near = [(u, distance(shape, f)) for u in state.units.values()
-            if u.owner != player and (f := u.footprint()) is not None]
-    near = [(u, gap) for u, gap in near if not is_beyond(gap, reach)]
-    return min(near, key=lambda pair: (pair[1], pair[0].id)) if near else None
+    near = [(u.id, gap) for u in dict.values(state.units)  # a glance: no unit copied
+            if u.owner != player and u.status == "on_table" and u.x is not None
+            and u.y is not None and not is_beyond(gap := base_gap(shape, u), reach)]
+    if not near:
+        return None
+    unit_id, gap = min(near, key=lambda pair: (pair[1], pair[0]))
+    return state.units[unit_id], gap
+
+
+def base_gap(shape: Disc, unit: W40KUnit) -> float:
+    """`distance(shape, unit.footprint())` for a unit on the table, from its numbers
+    (its base is a `Disc` of `base` inches at x, y: the same floats)."""
+    assert unit.x is not None and unit.y is not None
+    return disc_gap(shape.x, shape.y, shape.radius, unit.x, unit.y, unit.base / 2.0)
 
 
 @lru_cache(maxsize=64)
