@@ -64,6 +64,7 @@ __all__ = [
     "path_crosses",
     "path_length",
     "path_min_distance",
+    "path_min_distances",
     "polygon_from_points",
     "rear_arc_polygon",
     "segment",
@@ -397,6 +398,14 @@ def path_crosses(points: Sequence[Point2], geom: Shape) -> bool:
 def path_min_distance(points: Sequence[Point2], target: Shape) -> float:
     """Closest approach of the polyline to ``target`` (exact for discs)."""
     return distance(_line(points), target)
+
+
+def path_min_distances(points: Sequence[Point2], targets: Sequence[BaseGeometry]) -> list[float]:
+    """`path_min_distance` to each of some shapely geometries (terrain): the line
+    built once and the distances asked in one array call (the same GEOS distance,
+    so the same floats)."""
+    found = shapely.distance(_line(points), np.array(targets, dtype=object))
+    return [float(gap) for gap in found]
 
 
 # --------------------------------------------------------------------------- obstacles

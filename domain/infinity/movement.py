@@ -12,7 +12,7 @@ from domain.geometry import (
     EPS,
     is_wholly_on_board,
     path_length,
-    path_min_distance,
+    path_min_distances,
     polygon_from_points,
 )
 from domain.infinity.aro import aro_eligible
@@ -68,10 +68,11 @@ def terrain_problem(state: InfinityState, trooper: Trooper,
                     path: Sequence[Point]) -> str | None:
     """The `impassable` or `blocking` terrain the moving base would cross, or None."""
     radius = trooper.base / 2.0
-    for piece in state.terrain:
-        if piece.kind not in MOVEMENT_BLOCKERS:
-            continue
-        gap = path_min_distance(list(path), polygon_from_points(piece.polygon))
+    pieces = [piece for piece in state.terrain if piece.kind in MOVEMENT_BLOCKERS]
+    if not pieces:
+        return None
+    gaps = path_min_distances(list(path), [polygon_from_points(p.polygon) for p in pieces])
+    for piece, gap in zip(pieces, gaps, strict=True):
         if gap < radius - EPS:
             return (f"{trooper.id}'s base would cross {piece.kind} terrain {piece.id} "
                     f"(its centre passes {gap:.2f}\" from it; the base radius is {radius:g}\")")
@@ -83,7 +84,7 @@ def ends_on_base_problem(state: InfinityState, trooper: Trooper, end: Point) -> 
     or None. Hidden Deployment troopers are not on the table for the opponent, so they
     never refuse a move (that would reveal them)."""
     here = trooper.base_at(end)
-    for other in state.troopers():
+    for other in state.glanced_troopers():
         there = other.footprint()
         if other.id == trooper.id or there is None or other.has("hidden_deployment"):
             continue

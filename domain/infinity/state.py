@@ -113,6 +113,13 @@ class InfinityState(GameState):
         """Every trooper, in id order."""
         return [unit for _, unit in sorted(self.units.items())]
 
+    def glanced_troopers(self) -> list[Trooper]:
+        """Every trooper, in id order, to be looked at and not changed: a working
+        copy's troopers as they stand, without copying those not read yet
+        (`CopiedOnRead`: such a value is the original, equal to its copy, and
+        nothing changes it). Change a trooper only through `trooper`."""
+        return [unit for _, unit in sorted(dict.items(self.units))]
+
 
 @lru_cache(maxsize=4096)
 def base_disc(x: float, y: float, diameter: float, facing: float) -> Disc:

@@ -32,6 +32,7 @@ from domain.geometry import (
     path_crosses,
     path_length,
     path_min_distance,
+    path_min_distances,
     polygon_from_points,
     rear_arc_polygon,
     sees_part_of,
@@ -509,3 +510,16 @@ def test_sees_part_of_a_point_region_tries_the_point_itself() -> None:
 
     assert not sees_part_of((0, 0), Point(10, 0), wall)
     assert sees_part_of((0, 0), Point(10, 5), wall)
+
+
+@given(st.lists(points, min_size=1, max_size=4),
+       st.lists(st.one_of(rects.map(lambda r: r.polygon),
+                          st.tuples(coord, coord, size, size).map(
+                              lambda t: box(t[0], t[1], t[0] + t[2], t[1] + t[3]))),
+                min_size=1, max_size=6))
+def test_path_distances_in_one_call_are_each_path_min_distance(
+    path: list[tuple[float, float]], targets: list[BaseGeometry]
+) -> None:
+    """CAU-14 (terrain a moving base crosses): the distances asked in one array
+    call are the ones asked one target at a time, to the last bit."""
+    assert path_min_distances(path, targets) == [path_min_distance(path, t) for t in targets]
