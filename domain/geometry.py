@@ -100,6 +100,9 @@ def heading_vector(facing: float) -> Point2:
     return (math.cos(rad), math.sin(rad))
 
 
+_finite = math.isfinite
+
+
 def _check_finite(**values: float) -> None:
     for name, value in values.items():
         if not math.isfinite(value):
@@ -117,7 +120,10 @@ class Rect:
     facing: float
 
     def __post_init__(self) -> None:
-        _check_finite(x=self.x, y=self.y, width=self.width, depth=self.depth, facing=self.facing)
+        if not (_finite(self.x) and _finite(self.y) and _finite(self.width)
+                and _finite(self.depth) and _finite(self.facing)):
+            _check_finite(x=self.x, y=self.y, width=self.width, depth=self.depth,
+                          facing=self.facing)
         if self.width <= 0 or self.depth <= 0:
             raise ValueError(f"width and depth must be > 0, got {self.width}, {self.depth}")
 
@@ -159,7 +165,9 @@ class Disc:
     facing: float = 0.0
 
     def __post_init__(self) -> None:
-        _check_finite(x=self.x, y=self.y, diameter=self.diameter, facing=self.facing)
+        if not (_finite(self.x) and _finite(self.y) and _finite(self.diameter)
+                and _finite(self.facing)):
+            _check_finite(x=self.x, y=self.y, diameter=self.diameter, facing=self.facing)
         if self.diameter <= 0:
             raise ValueError(f"diameter must be > 0, got {self.diameter}")
 

@@ -158,11 +158,29 @@ def bases_near(
     within `reach` of the box `area`, with their bases: every one that does, and
     perhaps a few that do not (the exact questions are still asked of them)."""
     skip = frozenset(ignore)
-    near = sorted(
-        fig.id for fig in glance(state)
-        if stands_for_itself(fig) and fig.id not in skip
-        and (fig.x is None or fig.y is None or not is_beyond(base_box(fig), area, reach)))
+    near = sorted(fig.id for fig in glance(state)
+                  if stands_for_itself(fig) and fig.id not in skip and may_be_near(fig, area, reach))
     return [(fig, body(state, fig)) for fig in (state.units[fig_id] for fig_id in near)]
+
+
+def may_be_near(fig: Figure, area: Bounds, reach: float) -> bool:
+    """Not `is_beyond(base_box(fig), area, reach)` (and True for a figure with no
+    place), computed inline: a round base's box as `base_box` makes it; a mount's
+    first by the circle around its base (half its diagonal: no trigonometry), which
+    holds its box, and only when that is near, by its box."""
+    x, y = fig.x, fig.y
+    if x is None or y is None:
+        return True
+    x0, y0, x1, y1 = area
+    out = reach + NEAR_SLACK
+    if fig.kind != "mount":
+        r = fig.base / 2.0
+        return not (x - r - x1 > out or x0 - (x + r) > out
+                    or y - r - y1 > out or y0 - (y + r) > out)
+    r = math.hypot(fig.width, fig.depth) / 2.0
+    if x - r - x1 > out or x0 - (x + r) > out or y - r - y1 > out or y0 - (y + r) > out:
+        return False
+    return not is_beyond(base_box(fig), area, reach)
 
 
 def terrain_near(
