@@ -158,8 +158,8 @@ def bases_near(
     within `reach` of the box `area`, with their bases: every one that does, and
     perhaps a few that do not (the exact questions are still asked of them)."""
     skip = frozenset(ignore)
-    near = sorted(fig.id for fig in glance(state)
-                  if stands_for_itself(fig) and fig.id not in skip and may_be_near(fig, area, reach))
+    near = sorted(fig.id for fig in glance(state) if stands_for_itself(fig)
+                  and fig.id not in skip and may_be_near(fig, area, reach))
     return [(fig, body(state, fig)) for fig in (state.units[fig_id] for fig_id in near)]
 
 
