@@ -27,6 +27,7 @@ from domain.mageknight.actions import check_path, end_footprint, legs
 from domain.mageknight.contact import front_arc_of, in_contact_ahead
 from domain.mageknight.figures import (
     BLOCKS_PLACEMENT,
+    base_box,
     blocking_terrain_under,
     body,
     contact_line,
@@ -35,8 +36,10 @@ from domain.mageknight.figures import (
     find_room,
     grown,
     in_contact,
+    is_beyond,
     is_ground_level,
     is_opposing,
+    may_be_near,
     opposing_in_contact,
     overlapped_base,
     overlaps,
@@ -351,3 +354,21 @@ def test_a_contact_line_inside_the_board_is_its_own_intersection(
     got = within_board(line, board)
     assert got.geom_type == want.geom_type
     assert shapely.get_coordinates(got).tolist() == shapely.get_coordinates(want).tolist()
+
+
+@SCENES
+@given(units=figures(), corner=st.tuples(coordinate, coordinate),
+       size=st.tuples(st.floats(0.0, 3.0), st.floats(0.0, 3.0)),
+       reach=st.sampled_from([0.0, 1e-6, 0.5, 2.0]))
+def test_the_inline_nearness_test_is_the_box_test(
+    units: list[dict[str, Any]], corner: tuple[float, float], size: tuple[float, float],
+    reach: float,
+) -> None:
+    """CORE-MK-CONTACT, CORE-MK-MOVE: `may_be_near` (inline, a mount's circle
+    first) answers as the box test it replaces, for every figure."""
+    state = scene(units, [])
+    area = (corner[0], corner[1], corner[0] + size[0], corner[1] + size[1])
+    for fig in state.units.values():
+        if fig.x is None or fig.y is None:
+            continue
+        assert may_be_near(fig, area, reach) == (not is_beyond(base_box(fig), area, reach))
