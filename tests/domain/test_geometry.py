@@ -523,3 +523,20 @@ def test_path_distances_in_one_call_are_each_path_min_distance(
     """CAU-14 (terrain a moving base crosses): the distances asked in one array
     call are the ones asked one target at a time, to the last bit."""
     assert path_min_distances(path, targets) == [path_min_distance(path, t) for t in targets]
+
+
+@given(st.lists(st.one_of(points, st.tuples(st.integers(-50, 50), st.integers(-50, 50))),
+                min_size=1, max_size=5))
+def test_a_path_line_is_the_one_the_shapely_constructors_build(
+    path: list[tuple[float, float]],
+) -> None:
+    """Paths and segments (CORE-LOS, moves): the line built by `shapely.linestrings`
+    is the `LineString` (or, for one repeated point, the `Point`) the code built
+    before, coordinate for coordinate and of the same type."""
+    from domain.geometry import _line
+
+    pts = [(float(x), float(y)) for x, y in path]
+    want = Point(pts[0]) if all(p == pts[0] for p in pts) else LineString(pts)
+    got = _line(path)
+    assert type(got) is type(want) and got.equals_exact(want, 0.0)
+    assert list(got.coords) == list(want.coords)
