@@ -31,10 +31,10 @@ from domain.deferred import defer
 if TYPE_CHECKING:
     import numpy as np
     import shapely
-    from shapely.geometry import LineString, Point, Polygon, box
+    from shapely.geometry import Point, Polygon, box
     from shapely.geometry.base import BaseGeometry
 else:  # imported on first use: a game's state and its replay need no shapely
-    defer(globals(), np="numpy", shapely="shapely", LineString="shapely.geometry:LineString",
+    defer(globals(), np="numpy", shapely="shapely",
           Point="shapely.geometry:Point", Polygon="shapely.geometry:Polygon",
           box="shapely.geometry:box")
 
