@@ -524,8 +524,11 @@ def convex_hull(points: Sequence[Point2]) -> Polygon:
     return hull
 
 
+@lru_cache(maxsize=1024)
 def swept_area(start: Footprint, end: Footprint) -> Polygon:
-    """The ground a footprint covers moving in a straight line from `start` to `end`."""
+    """The ground a footprint covers moving in a straight line from `start` to `end`
+    (kept per pair: a move's sweep is asked about every base near it, and a
+    shapely polygon is immutable)."""
     straight = _straight_ahead_sweep(start, end)
     if straight is not None:
         return straight
