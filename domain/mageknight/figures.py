@@ -216,7 +216,13 @@ def overlaps(a: Footprint, b: Footprint) -> bool:
         return distance(a.centre, b) < a.radius - EPS
     if isinstance(b, Disc):
         return overlaps(b, a)
-    return bool(a.polygon.intersection(b.polygon).area > EPS)
+    return overlap_area_exceeds(a.polygon, b.polygon, EPS)
+
+
+def overlap_area_exceeds(a: BaseGeometry, b: BaseGeometry, least: float) -> bool:
+    """Is the area the two shapes share more than `least` (≥ 0)? Shapes that do not
+    meet share none, which `intersects` tells without building the overlap."""
+    return bool(a.intersects(b)) and bool(a.intersection(b).area > least)
 
 
 def gap(state: MageKnightState, a: Figure, b: Figure) -> float:
@@ -289,7 +295,7 @@ def covers_more_than_touching(area: Polygon, base: Footprint | Polygon) -> bool:
     if isinstance(base, Disc):
         return float(area.distance(point_at(base.centre))) < base.radius - EPS
     shape = base.polygon if isinstance(base, Rect) else base
-    return bool(area.intersection(shape).area > EPS)
+    return overlap_area_exceeds(area, shape, EPS)
 
 
 def sweeps_over(start: Footprint, end: Footprint, other: Footprint | Polygon) -> bool:

@@ -41,6 +41,7 @@ from domain.mageknight.figures import (
     is_opposing,
     may_be_near,
     opposing_in_contact,
+    overlap_area_exceeds,
     overlapped_base,
     overlaps,
     rear_middle,
@@ -372,3 +373,17 @@ def test_the_inline_nearness_test_is_the_box_test(
         if fig.x is None or fig.y is None:
             continue
         assert may_be_near(fig, area, reach) == (not is_beyond(base_box(fig), area, reach))
+
+
+@SCENES
+@given(a=st.tuples(coordinate, coordinate, facing), b=st.tuples(coordinate, coordinate, facing),
+       size=st.sampled_from([(1.25, 2.0), (1.5, 2.5), (0.5, 0.5)]))
+def test_the_shared_area_test_is_the_area_of_the_overlap(
+    a: tuple[float, float, float], b: tuple[float, float, float], size: tuple[float, float],
+) -> None:
+    """CORE-MK-MOVE (bases and terrain overlapped, more than touching): asking
+    `intersects` first answers as the area of the overlap does."""
+    first = Rect(a[0], a[1], size[0], size[1], a[2]).polygon
+    second = Rect(b[0], b[0] / 2 + b[1] / 2, size[1], size[0], b[2]).polygon
+    for one, other in ((first, second), (first, first), (first, second.exterior)):
+        assert overlap_area_exceeds(one, other, 1e-6) == (one.intersection(other).area > 1e-6)
