@@ -8,6 +8,7 @@ MNT-46), while the unit acts as one figure standing on the mount's base
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -167,8 +168,8 @@ class Figure(UnitState):
         if self.status != "on_table" or self.x is None or self.y is None:
             return None
         if self.is_mount:
-            return Rect(self.x, self.y, self.width, self.depth, self.facing or 0.0)
-        return Disc(self.x, self.y, self.base, self.facing or 0.0)
+            return mount_base(self.x, self.y, self.width, self.depth, self.facing or 0.0)
+        return round_base(self.x, self.y, self.base, self.facing or 0.0)
 
     def view(self) -> dict[str, Any]:
         """The figure with its dial's current values and its cavalry role."""
@@ -185,6 +186,20 @@ class Figure(UnitState):
         if self.intelligence is not None:
             data["intelligence_level"] = INTELLIGENCE[self.intelligence]
         return data
+
+
+@lru_cache(maxsize=4096)
+def mount_base(x: float, y: float, width: float, depth: float, facing: float) -> Rect:
+    """A mount's base (kept: every question about the table asks for the bases of
+    the figures near it again and again; a `Rect` is immutable, and equal numbers
+    make an equal one)."""
+    return Rect(x, y, width, depth, facing)
+
+
+@lru_cache(maxsize=4096)
+def round_base(x: float, y: float, diameter: float, facing: float) -> Disc:
+    """A warrior's round base (kept, as `mount_base`)."""
+    return Disc(x, y, diameter, facing)
 
 
 INTELLIGENCE: dict[IntelligenceShape, IntelligenceLevel] = {
