@@ -540,3 +540,21 @@ def test_a_path_line_is_the_one_the_shapely_constructors_build(
     got = _line(path)
     assert type(got) is type(want) and got.equals_exact(want, 0.0)
     assert list(got.coords) == list(want.coords)
+
+
+@given(st.lists(st.one_of(points, st.sampled_from([(0.0, 0.0), (1.0, 1.0), (2.0, 2.0)])),
+                min_size=1, max_size=12))
+def test_the_hull_of_a_line_through_the_points_is_the_hull_of_the_points(
+    pts: list[tuple[float, float]],
+) -> None:
+    """Sweeps and Ambush hulls (CORE-MK-MOVE, AMB-16): `convex_hull` asks GEOS for the
+    hull of a line through the points; it is the hull of the multipoint the code
+    asked of before (repeated and collinear points included), vertex for vertex."""
+    import shapely
+
+    from domain.geometry import convex_hull
+
+    want = shapely.convex_hull(shapely.multipoints(pts))
+    got = convex_hull(pts)
+    assert got.geom_type == want.geom_type
+    assert shapely.get_coordinates(got).tolist() == shapely.get_coordinates(want).tolist()
