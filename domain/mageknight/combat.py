@@ -13,7 +13,6 @@ from typing import Literal
 from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.geometry import in_front_arc, in_rear_arc, is_within, segment
-from domain.geometry import polygon_from_points as polygon
 from domain.mageknight.actions import assign_action, check_can_be_given_action, finish_action
 from domain.mageknight.allies import difficult_terrain_defense, lof_ignores_difficult_terrain
 from domain.mageknight.commands import CloseAttack, RangedAttack
@@ -26,6 +25,7 @@ from domain.mageknight.figures import (
     is_opposing,
     on_table,
     opposing_in_contact,
+    terrain_near,
     unit_of,
     units_on_table,
 )
@@ -108,7 +108,10 @@ def line_of_fire(state: MageKnightState, unit: Figure, target: Figure) -> tuple[
 def terrain_crossed(state: MageKnightState, origin: Point, aim: Point, kind: str) -> list[str]:
     """The ids of terrain pieces of `kind` that the line of fire crosses."""
     line = segment(origin, aim)
-    return [t.id for t in state.terrain if t.kind == kind and line.intersects(polygon(t.polygon))]
+    span = (min(origin[0], aim[0]), min(origin[1], aim[1]),
+            max(origin[0], aim[0]), max(origin[1], aim[1]))
+    return [piece.id for piece, outline in terrain_near(state, frozenset({kind}), span, 0.0)
+            if line.intersects(outline)]
 
 
 def check_line_of_fire(state: MageKnightState, origin: Point, aim: Point) -> None:

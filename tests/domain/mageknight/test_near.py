@@ -387,3 +387,25 @@ def test_the_shared_area_test_is_the_area_of_the_overlap(
     second = Rect(b[0], b[0] / 2 + b[1] / 2, size[1], size[0], b[2]).polygon
     for one, other in ((first, second), (first, first), (first, second.exterior)):
         assert overlap_area_exceeds(one, other, 1e-6) == (one.intersection(other).area > 1e-6)
+
+
+@SCENES
+@given(pieces=terrain(), origin=st.tuples(coordinate, coordinate),
+       aim=st.tuples(coordinate, coordinate))
+def test_the_terrain_a_line_of_fire_crosses_is_the_plain_searchs(
+    pieces: list[dict[str, Any]], origin: tuple[float, float], aim: tuple[float, float],
+) -> None:
+    """CORE-MK-LOF, CORE-MK-HINDERED: the pieces near the line of fire that it
+    crosses are every piece it crosses, in the game's order."""
+    from domain.geometry import segment
+    from domain.mageknight.combat import terrain_crossed
+
+    state = scene([], pieces)
+    line = segment(origin, aim)
+    for kind in ("blocking", "hindering", "impassable"):
+        want = [p.id for p in state.terrain
+                if p.kind == kind and line.intersects(polygon(list(p.polygon)))]
+        assert terrain_crossed(state, origin, aim, kind) == want
+    if pieces:  # and along an edge of the first piece (touching counts)
+        (x0, y0), (x1, y1) = pieces[0]["polygon"][:2]
+        assert terrain_crossed(state, (x0, y0), (x1, y1), pieces[0]["kind"])[:1] == ["t0"]
