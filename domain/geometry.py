@@ -242,7 +242,8 @@ def to_geometry(shape: Shape) -> BaseGeometry:
     if isinstance(shape, Rect | Disc):
         return shape.polygon
     if isinstance(shape, tuple):
-        return Point(_as_point(shape))
+        point: BaseGeometry = shapely.points(_as_point(shape))  # what Point() makes, faster
+        return point
     return shape
 
 
@@ -402,7 +403,7 @@ def path_crosses(points: Sequence[Point2], geom: Shape) -> bool:
     """
     path = _line(points)
     if isinstance(geom, Disc):
-        return float(path.distance(Point(geom.centre))) < geom.radius - EPS
+        return float(path.distance(shapely.points(geom.centre))) < geom.radius - EPS
     g = to_geometry(geom)
     return bool(path.intersects(g)) and not bool(path.touches(g))
 

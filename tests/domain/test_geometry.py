@@ -558,3 +558,15 @@ def test_the_hull_of_a_line_through_the_points_is_the_hull_of_the_points(
     got = convex_hull(pts)
     assert got.geom_type == want.geom_type
     assert shapely.get_coordinates(got).tolist() == shapely.get_coordinates(want).tolist()
+
+
+@given(st.one_of(points, st.tuples(st.integers(-50, 50), st.integers(-50, 50))))
+def test_a_point_as_a_geometry_is_the_point_the_constructor_builds(
+    point: tuple[float, float],
+) -> None:
+    """Distances to a point (every rule set): `to_geometry` builds with
+    `shapely.points` the very `Point` the constructor built."""
+    from domain.geometry import to_geometry
+
+    got, want = to_geometry(point), Point(point)
+    assert type(got) is type(want) and list(got.coords) == list(want.coords)
