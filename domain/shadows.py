@@ -131,7 +131,7 @@ class Sightlines(Obstacles):
     def __init__(self, items: Iterable[tuple[str, BaseGeometry]],
                  extent: tuple[float, float, float, float]) -> None:
         super().__init__(items)
-        self._pieces = np.array(self._geoms, dtype=object)
+        self._pieces = self._array  # the pieces, as the index holds them
         self._convex = np.array([_is_convex(g) for g in self._geoms], dtype=bool)
         bounds = [extent, *(g.bounds for g in self._geoms)]
         self._extent = (min(b[0] for b in bounds), min(b[1] for b in bounds),
