@@ -57,6 +57,7 @@ __all__ = [
     "in_rear_arc",
     "is_anything_between",
     "is_anything_between_hull",
+    "is_gap_within",
     "is_more_than",
     "is_on_board_edge",
     "is_wholly_on_board",
@@ -291,7 +292,12 @@ def disc_gap(ax: float, ay: float, a_radius: float, bx: float, by: float,
 
 def is_within(a: Shape, b: Shape, d: float) -> bool:
     """True if ``distance(a, b) <= d`` (with :data:`EPS` tolerance)."""
-    return distance(a, b) <= d + EPS
+    return is_gap_within(distance(a, b), d)
+
+
+def is_gap_within(gap: float, d: float) -> bool:
+    """Is a distance already measured within ``d`` (with :data:`EPS` tolerance)?"""
+    return gap <= d + EPS
 
 
 def is_more_than(a: Shape, b: Shape, d: float) -> bool:

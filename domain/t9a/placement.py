@@ -22,6 +22,7 @@ from domain.geometry import (
     Rect,
     distance,
     is_anything_between_hull,
+    is_gap_within,
     is_wholly_on_board,
     is_within,
     polygon_from_points,
@@ -104,11 +105,8 @@ def too_close(
     `index`: the obstacles, if the caller has built them already (without `ignore`d ones).
     """
     index = index if index is not None else obstacles(state, ignore=ignore)
-    return [
-        (key, distance(rect, geom))
-        for key, geom in index.near(rect, UNIT_SPACING + 2 * EPS)
-        if is_within(rect, geom, UNIT_SPACING)
-    ]
+    gaps = [(key, distance(rect, geom)) for key, geom in index.near(rect, UNIT_SPACING + 2 * EPS)]
+    return [(key, gap) for key, gap in gaps if is_gap_within(gap, UNIT_SPACING)]
 
 
 def arrival_hull(rect: Rect, point: Point2) -> Polygon:
