@@ -68,6 +68,7 @@ __all__ = [
     "path_min_distances",
     "polygon_from_points",
     "rear_arc_polygon",
+    "round_buffer",
     "segment",
     "sweep_hull",
     "target_samples",
@@ -236,6 +237,16 @@ def _centre_of(value: Footprint | Point2) -> Point2:
     if isinstance(value, Rect | Disc):
         return value.centre
     return _as_point(value)
+
+
+def round_buffer(geometry: BaseGeometry, by: float, quad_segs: int) -> Polygon:
+    """`geometry.buffer(by, quad_segs=quad_segs)` (round caps and joins, shapely's
+    defaults for the rest): the very GEOS call shapely's `buffer` makes, without
+    its argument parsing (a tenth of a cold room search's buffers)."""
+    grown: Polygon = shapely.lib.buffer(
+        geometry, float(by), np.intc(quad_segs), np.intc(shapely.BufferCapStyle.round),
+        np.intc(shapely.BufferJoinStyle.round), 5.0, np.bool_(False))
+    return grown
 
 
 def to_geometry(shape: Shape) -> BaseGeometry:

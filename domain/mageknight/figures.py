@@ -26,6 +26,7 @@ from domain.geometry import (
     distance,
     heading_vector,
     is_wholly_on_board,
+    round_buffer,
     segment,
     swept_area,
 )
@@ -364,8 +365,7 @@ def grown_geometry(shape: Footprint | Polygon) -> BaseGeometry:
 def grown(shape: Footprint | Polygon, by: float) -> Polygon:
     """`shape` grown by `by` inches, a little more than exactly: the buffer's
     polygon circumscribes its round parts, plus ROOM_MARGIN."""
-    result: Polygon = grown_geometry(shape).buffer(growth(shape, by), quad_segs=ROOM_QUAD_SEGS)
-    return result
+    return round_buffer(grown_geometry(shape), growth(shape, by), ROOM_QUAD_SEGS)
 
 
 @lru_cache(maxsize=4096)
@@ -387,7 +387,7 @@ def contact_line(mount_base: Rect, radius: float) -> BaseGeometry:
     """MNT-56: the line of centres `radius` from the mount's base (ROOM_QUAD_SEGS
     segments a quarter circle at its corners), kept per base and radius: a line
     string of the buffer's ring, the points in the ring's order."""
-    ring = mount_base.polygon.buffer(radius, quad_segs=ROOM_QUAD_SEGS).exterior
+    ring = round_buffer(mount_base.polygon, radius, ROOM_QUAD_SEGS).exterior
     line: BaseGeometry = shapely.linestrings(shapely.get_coordinates(ring))
     return line
 

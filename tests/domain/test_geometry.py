@@ -570,3 +570,21 @@ def test_a_point_as_a_geometry_is_the_point_the_constructor_builds(
 
     got, want = to_geometry(point), Point(point)
     assert type(got) is type(want) and list(got.coords) == list(want.coords)
+
+
+@given(st.one_of(points.map(Point), rects.map(lambda r: r.polygon),
+                 discs.map(lambda d: d.polygon)),
+       st.floats(min_value=0.0, max_value=5.0), st.sampled_from([8, 32, 64]))
+def test_a_round_buffer_is_shapelys_buffer(
+    shape: BaseGeometry, by: float, quad_segs: int,
+) -> None:
+    """The room search's buffers (MNT-56, CORE-MK-ROOM): `round_buffer` is
+    `buffer` with round caps and joins, vertex for vertex."""
+    import shapely
+
+    from domain.geometry import round_buffer
+
+    want = shape.buffer(by, quad_segs=quad_segs)
+    got = round_buffer(shape, by, quad_segs)
+    assert got.geom_type == want.geom_type
+    assert shapely.get_coordinates(got).tolist() == shapely.get_coordinates(want).tolist()
