@@ -459,7 +459,9 @@ def contact_room(
                   and not is_beyond(outline_box(piece.polygon), line_box, pushed_out(radius))]
     room = within_board(line, (radius, radius, width - radius, height - radius))
     if forbidden:
-        room = room.difference(shapely.union_all(forbidden))
+        # One grown shape is its own union (GEOS gives the very points back: test_near).
+        room = room.difference(shapely.union_all(forbidden) if len(forbidden) > 1
+                               else forbidden[0])
     return room
 
 

@@ -409,3 +409,20 @@ def test_the_terrain_a_line_of_fire_crosses_is_the_plain_searchs(
     if pieces:  # and along an edge of the first piece (touching counts)
         (x0, y0), (x1, y1) = pieces[0]["polygon"][:2]
         assert terrain_crossed(state, (x0, y0), (x1, y1), pieces[0]["kind"])[:1] == ["t0"]
+
+
+@SCENES
+@given(units=figures(), pieces=terrain(), radius=st.sampled_from([0.375, 0.5, 0.75]))
+def test_one_grown_shape_is_its_own_union(
+    units: list[dict[str, Any]], pieces: list[dict[str, Any]], radius: float,
+) -> None:
+    """CORE-MK-ROOM: the room search cuts a single grown shape from the contact line
+    without a union: GEOS's union of it alone is the same polygon, point for point."""
+    state = scene(units, pieces)
+    shapes: list[Footprint | Polygon] = [body(state, o) for o in units_on_table(state)]
+    shapes += [polygon(list(p.polygon)) for p in state.terrain]
+    for shape in shapes:
+        alone = grown(shape, radius)
+        union = shapely.union_all([alone])
+        assert union.geom_type == alone.geom_type
+        assert shapely.get_coordinates(union).tolist() == shapely.get_coordinates(alone).tolist()
