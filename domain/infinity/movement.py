@@ -84,7 +84,7 @@ def ends_on_base_problem(state: InfinityState, trooper: Trooper, end: Point) -> 
     or None. Hidden Deployment troopers are not on the table for the opponent, so they
     never refuse a move (that would reveal them)."""
     here = trooper.base_at(end)
-    for other in state.glanced_troopers():
+    for other in state.troopers_to_read():
         there = other.footprint()
         if other.id == trooper.id or there is None or other.has("hidden_deployment"):
             continue

@@ -79,8 +79,8 @@ def can_react(trooper: Trooper) -> bool:
 
 def enemies_of(state: InfinityState, player: str) -> list[Trooper]:
     """The enemy troopers that count (see `can_react`), in id order, to be looked at
-    (`glanced_troopers`: what they see and control; none is changed through them)."""
-    return [t for t in state.glanced_troopers() if t.owner != player and can_react(t)]
+    (`troopers_to_read`: what they see and control; none is changed through them)."""
+    return [t for t in state.troopers_to_read() if t.owner != player and can_react(t)]
 
 
 @dataclass(frozen=True)

@@ -113,11 +113,9 @@ class InfinityState(GameState):
         """Every trooper, in id order."""
         return [unit for _, unit in sorted(self.units.items())]
 
-    def glanced_troopers(self) -> list[Trooper]:
-        """Every trooper, in id order, to be looked at and not changed: a working
-        copy's troopers as they stand, without copying those not read yet
-        (`CopiedOnRead`: such a value is the original, equal to its copy, and
-        nothing changes it). Change a trooper only through `trooper`."""
+    def troopers_to_read(self) -> list[Trooper]:
+        """Every trooper, in id order, to read only (as `domain.state.to_read`: a
+        decision's working copy copies none of them for it)."""
         return [unit for _, unit in sorted(dict.items(self.units))]
 
 

@@ -32,6 +32,7 @@ from domain.geometry import (
 )
 from domain.geometry import polygon_from_points as polygon
 from domain.mageknight.state import Figure, MageKnightState
+from domain.state import to_read
 from events.core import TerrainKind, TerrainPiece
 
 Point = tuple[float, float]
@@ -84,15 +85,6 @@ def body(state: MageKnightState, fig: Figure) -> Footprint:
     return shape
 
 
-def glance(state: MageKnightState) -> Iterable[Figure]:
-    """Every figure, to be looked at and not kept: a working copy's units as they
-    stand, without copying the ones the decision has not read yet (`CopiedOnRead`:
-    a value not yet copied is the original, equal to the copy it would make, and
-    nothing changes it). Whatever is kept, changed or returned is read again
-    through `state.units[...]`, the decision's own copy."""
-    return dict.values(state.units)
-
-
 def stands_for_itself(fig: Figure) -> bool:
     """On the table and not a rider (a rider is in its mount's base)."""
     return fig.status == "on_table" and fig.mount is None
@@ -100,7 +92,7 @@ def stands_for_itself(fig: Figure) -> bool:
 
 def units_on_table(state: MageKnightState) -> Iterator[Figure]:
     """Every figure on the table that stands for itself (riders are in their mounts)."""
-    for fig_id in sorted(fig.id for fig in glance(state) if stands_for_itself(fig)):
+    for fig_id in sorted(fig.id for fig in to_read(state.units) if stands_for_itself(fig)):
         yield state.units[fig_id]
 
 
@@ -159,7 +151,7 @@ def bases_near(
     within `reach` of the box `area`, with their bases: every one that does, and
     perhaps a few that do not (the exact questions are still asked of them)."""
     skip = frozenset(ignore)
-    near = sorted(fig.id for fig in glance(state) if stands_for_itself(fig)
+    near = sorted(fig.id for fig in to_read(state.units) if stands_for_itself(fig)
                   and fig.id not in skip and may_be_near(fig, area, reach))
     return [(fig, body(state, fig)) for fig in (state.units[fig_id] for fig_id in near)]
 
@@ -450,7 +442,7 @@ def contact_room(
     # Only the ground that could reach the contact line is cut from it: what lies
     # farther cannot change the room (the same lines, point for point).
     line_box = widened(bounds_of(mount_base), radius)
-    standing = sorted((fig for fig in glance(state) if stands_for_itself(fig)),
+    standing = sorted((fig for fig in to_read(state.units) if stands_for_itself(fig)),
                       key=lambda fig: fig.id)  # the order `units_on_table` gives
     forbidden = [grown_base(body(state, other), radius) for other in standing
                  if other.id not in ignore and base_may_reach(other, radius, line_box)]

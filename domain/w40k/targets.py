@@ -20,6 +20,7 @@ from domain.geometry import (
     is_within,
     polygon_from_points,
 )
+from domain.state import to_read
 from domain.w40k.catalog import RerollEffect, Stratagem
 from domain.w40k.state import ENGAGEMENT_RANGE, W40KState, W40KUnit, phase_key
 from domain.w40k.timing import Moment
@@ -46,7 +47,7 @@ def nearest_enemy(
     """The nearest unit not of `player`'s army within `reach` of `shape`, with its distance."""
     if shape is None:
         return None
-    near = [(u.id, gap) for u in dict.values(state.units)  # a glance: no unit copied
+    near = [(u.id, gap) for u in to_read(state.units)
             if u.owner != player and u.status == "on_table" and u.x is not None
             and u.y is not None and not is_beyond(gap := base_gap(shape, u), reach)]
     if not near:

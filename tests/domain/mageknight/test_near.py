@@ -286,7 +286,8 @@ def test_room_search_finds_what_the_plain_search_finds(
     ground that can reach the contact line is the room cut by all of it (its
     nodes may differ in the last bits of a float), and the candidates and the
     spot chosen are the same points. Asked of a working copy, as a decision asks
-    (its units copied on read: the room search only glances at those it skips)."""
+    (its units copied on read: the room search reads those it skips without
+    copying them, `to_read`)."""
     state = scene(units, pieces).working_copy()
     for mount in units_on_table(state):
         if mount.rider is None:
