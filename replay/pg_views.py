@@ -276,6 +276,11 @@ class PgViews:
         self.recorder.drop()
         self.states.reset(forget=True)
 
+    def rebuild(self) -> int:
+        """Every view again from the first event: the tables dropped, then a run."""
+        self.drop()
+        return self.run()
+
     def close(self) -> None:
         self.recorder.datastore.close()
         self.service.close()

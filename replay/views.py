@@ -370,9 +370,26 @@ class Views:
         writes a new views file beside the old one, without a journal, that
         replaces it only once complete: a crash leaves the old file as it was."""
         analytics_at, views_at = self.tracked(ANALYTICS), self.tracked(STATE_VIEWS)
-        head = self._parallel_head(analytics_at, views_at)
+        head = None if analytics_at or views_at else self._parallel_head()
         if head is None:
             return self._project(analytics_at, views_at)
+        return self._rebuild_in_parts(head)
+
+    def rebuild(self) -> int:
+        """Every view again from the first event (`warledger views --rebuild`). A large
+        rebuild writes a new file that replaces this one only once complete: the old
+        views stay as they were until then, and if it fails. A small one drops the
+        tables and runs."""
+        head = self._parallel_head()
+        if head is None:
+            self.drop()
+            return self.run()
+        return self._rebuild_in_parts(head)
+
+    def _rebuild_in_parts(self, head: int) -> int:
+        """From scratch, up to notification `head` split into parts (`build_part`),
+        then whatever came after it; returns how many events were processed."""
+        self.states.reset(forget=True)
         helpers = [PartHelper(dict(self.service.env), head, self.where, part, PARTS)
                    for part in range(1, PARTS)]
         kept, fresh_path = self.conn, f"{self.where}.rebuild"
@@ -451,10 +468,10 @@ class Views:
                 self.conn.execute(f"detach database {name}")
         return sum(events for _name, events in attached)
 
-    def _parallel_head(self, analytics_at: int, views_at: int) -> int | None:
-        """The last notification of a large rebuild from scratch to split into parts
-        (None for anything else: it is caught up in this process)."""
-        if analytics_at or views_at or self.events is None or (os.cpu_count() or 1) < 2:
+    def _parallel_head(self) -> int | None:
+        """The last notification of the log, if a rebuild of it from scratch is to be
+        split into parts (a large SQLite log, two cores or more; None if not)."""
+        if self.events is None or (os.cpu_count() or 1) < 2:
             return None
         row = self.events.execute("select max(rowid) from stored_events").fetchone()
         head = int(row[0] or 0)
@@ -572,6 +589,7 @@ class ViewsLike(Protocol):
     where: str
 
     def run(self) -> int: ...
+    def rebuild(self) -> int: ...
     def position(self) -> int: ...
     def drop(self) -> None: ...
     def close(self) -> None: ...

@@ -209,7 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     views = sub.add_parser("views", help="bring the state view and analytic tables up to date")
     views.add_argument("db")
-    views.add_argument("--rebuild", action="store_true", help="drop the views and rebuild")
+    views.add_argument("--rebuild", action="store_true",
+                       help="rebuild the views from the first event (a large rebuild "
+                       "replaces the old ones only once complete)")
     views.add_argument("--follow", action="store_true",
                        help="PostgreSQL: keep the views current until SIGINT/SIGTERM")
     views.set_defaults(handler=cmd_views)
@@ -673,9 +675,7 @@ def cmd_views(args: argparse.Namespace) -> int:
                        "DB` whenever the views should catch up")
     views = open_views(open_service(args.db), args.db, views_path(args.db))
     try:
-        if args.rebuild:
-            views.drop()
-        count = views.run()
+        count = views.rebuild() if args.rebuild else views.run()
         print(f"projected {count} new events into {views.where} "
               f"(position {views.position()})", flush=True)
         if args.follow:

@@ -167,3 +167,27 @@ def test_events_stored_while_the_parts_are_built_are_caught_up_after_them(
     assert fresh.position() == incremental.position() > heads[0]
     assert dump(fresh.conn) == dump(incremental.conn)
     assert fresh.view(game_id) == incremental.view(game_id)
+
+
+def test_a_rebuild_of_complete_views_keeps_them_until_the_new_file_is_complete(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`warledger views --rebuild`: a large rebuild does not drop the old tables first;
+    a rebuild that fails leaves every row of the old views, and one that succeeds
+    writes the same rows again."""
+    service = store(tmp_path)
+    views = Views(service, str(tmp_path / "g.views"), batch=7, parallel_from=1)
+    assert views.run() > 0
+    before, position = dump(views.conn), views.position()
+    original = Views._write_analytics
+
+    def crash(self: Views, page: list[tuple[int, str, int, bytes]]) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Views, "_write_analytics", crash)
+    with pytest.raises(KeyboardInterrupt):
+        views.rebuild()
+    assert dump(views.conn) == before and views.position() == position
+    monkeypatch.setattr(Views, "_write_analytics", original)
+    assert views.rebuild() == position
+    assert dump(views.conn) == before and views.position() == position
