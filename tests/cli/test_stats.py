@@ -288,3 +288,16 @@ def test_explain_of_a_figure_without_rows_says_there_is_none(
                               "to explain\n")
     code, _, err = stats(capsys, db, "results", "--explain", "1")
     assert code == 2 and "results has no rows in these games" in err
+
+
+def test_views_rebuild_projects_every_event_again(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`warledger views DB --rebuild`: every event again, the same position."""
+    db = str(tmp_path / "games.db")
+    play_and_catch_up(tmp_path, db, capsys)
+    assert main(["views", db]) == 0
+    assert "projected 0 new events" in capsys.readouterr().out
+    assert main(["views", db, "--rebuild"]) == 0
+    out = capsys.readouterr().out
+    count = int(out.split("projected ")[1].split()[0])
+    assert count > 0 and f"(position {count})" in out
