@@ -287,11 +287,14 @@ def input_problem(
 
 def snapshot_due(game: Game, first_version: int, interval: int) -> bool:
     """Is a snapshot due after a save of events `first_version`..`game.version`?
-    When it crossed a multiple of `interval`, and whenever it leaves the game
-    finished: a finished game is read whole (the views, `stats`, the viewer, time
-    travel to its end) far more often than it is written, and its latest snapshot
-    then stands at its last event, so it is read with no events after it."""
-    return game.version // interval > (first_version - 1) // interval or game.state.finished
+    When it crossed a multiple of `interval`, and whenever it leaves the game with
+    a confirmed result: the game is then closed (nothing but a ruling, or an undo
+    by consent of the step that ended it, may follow), and is read whole (the
+    views, `stats`, the viewer, time travel to its end) far more often than it is
+    written, so its latest snapshot stands at its last event and it is read with
+    no events after it."""
+    crossed = game.version // interval > (first_version - 1) // interval
+    return crossed or game.state.result is not None
 
 
 class GameService(Application[UUID]):

@@ -266,12 +266,12 @@ def store_snapshots(taken: list[Any]) -> list[Any]:
     """Of the simulation's snapshots, those a store would have taken
     (`replay.service.snapshot_due`): the first after each multiple of its interval
     (the simulation's interval divides it, so the save that crossed it took one),
-    and every one of the finished game (each save after the end took one)."""
+    and every one taken once the result was confirmed (each such save took one)."""
     interval = GameService.snapshot_interval
     kept, previous = [], 0
     for snapshot in sorted(taken, key=lambda s: s.originator_version):
         if (snapshot.originator_version // interval > previous // interval
-                or snapshot.state.get("finished")):
+                or snapshot.state.get("result") is not None):
             kept.append(snapshot)
         previous = snapshot.originator_version
     return kept

@@ -9,9 +9,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
-from shapely.geometry import LineString
-from shapely.geometry.base import BaseGeometry
+from domain.deferred import defer
+
+if TYPE_CHECKING:
+    from shapely.geometry import LineString
+    from shapely.geometry.base import BaseGeometry
+else:  # shapely loads on first use: a replay of a game's events needs none of it
+    defer(globals(), LineString="shapely.geometry:LineString",
+          BaseGeometry="shapely.geometry.base:BaseGeometry")
 
 from domain.geometry import (
     EPS,

@@ -9,13 +9,19 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from typing import get_args
+from typing import TYPE_CHECKING, get_args
 
-import shapely
-import shapely.ops
-from shapely.geometry import LineString, Polygon
-from shapely.geometry import Point as ShapelyPoint
-from shapely.geometry.base import BaseGeometry
+from domain.deferred import defer
+
+if TYPE_CHECKING:
+    import shapely
+    from shapely.geometry import LineString, Polygon
+    from shapely.geometry import Point as ShapelyPoint
+    from shapely.geometry.base import BaseGeometry
+else:  # shapely loads on first use: a replay of a game's events needs none of it
+    defer(globals(), shapely="shapely", LineString="shapely.geometry:LineString",
+          Polygon="shapely.geometry:Polygon", ShapelyPoint="shapely.geometry:Point",
+          BaseGeometry="shapely.geometry.base:BaseGeometry")
 
 from domain.errors import InputError, RuleViolation
 from domain.geometry import (

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from shapely.geometry import Polygon
+from domain.deferred import defer
+
+if TYPE_CHECKING:
+    from shapely.geometry import Polygon
+else:  # shapely loads on first use: a replay of a game's events needs none of it
+    defer(globals(), Polygon="shapely.geometry:Polygon")
 
 from domain.decision import Decision
 from domain.errors import RuleViolation

@@ -185,3 +185,22 @@ def test_a_stored_event_is_decoded_with_the_fact_modules_it_needs(
     done = subprocess.run([sys.executable, "-c", DECODE_PROBE, t9a_db, table],
                           capture_output=True, text=True, check=True)
     assert done.stdout.splitlines() == expected
+
+
+@pytest.mark.parametrize(("example", "ruleset"), [("infinity-cautious-aro.yaml", "infinity-n4"),
+                                                   ("mageknight-benefits.yaml", "mageknight-2")])
+def test_replay_of_an_infinity_or_mage_knight_game_loads_no_geometry_library(
+        tmp_path: Path, example: str, ruleset: str) -> None:
+    """Their sight and room searches import shapely on first use (`domain.deferred`):
+    reading a game's state back needs none of it."""
+    from replay.service import GameService
+    from warledger.script import load_script, run_script
+
+    db = str(tmp_path / "game.db")
+    service = GameService(db)
+    result = run_script(service, load_script(EXAMPLES / example))
+    assert result["steps"] and result["steps"][0]["accepted"], result["steps"][:1]
+    service.close()
+    out, modules = replayed(db, "--at", "9", "--json")
+    assert loaded(modules, ("shapely", "numpy")) == []
+    assert orjson.loads(out)["ruleset"] == ruleset and orjson.loads(out)["units"]

@@ -229,19 +229,30 @@ def test_the_cli_warns_on_stderr_and_goes_on(
     assert len(warnings) >= 3 and all("snapshot at event" in line for line in warnings)
 
 
-def test_a_finished_game_is_snapshotted_at_its_last_event(tmp_path: Path) -> None:
-    """`snapshot_due`: every save that leaves a game finished takes a snapshot, so a
-    finished game is read as one snapshot and no events; the interval rule stays
-    for the rest (none is due here: the interval is far away)."""
+def test_a_game_whose_result_is_confirmed_is_snapshotted_at_its_last_event(
+        tmp_path: Path) -> None:
+    """`snapshot_due`: the save that confirms a result takes a snapshot, so a closed
+    game is read as one snapshot and no events; ending the game (the result only
+    proposed) takes none, and the interval rule stays for the rest (none is due here:
+    the interval is far away)."""
     service = GameService(str(tmp_path / "game.db"))
     service.snapshot_interval = 10_000
-    script = load_script("examples/w40k-turns.yaml")
-    result = run_script(service, script)
+    result = run_script(service, load_script("examples/w40k-turns.yaml"))
+    assert [s["accepted"] for s in result["steps"]][:2] == [True, True]
     game_id = UUID(result["game_id"])
-    game = service.load(game_id)
-    assert game.state.finished and [s["accepted"] for s in result["steps"]] == [
-        True, True, False, True, True, False]
     assert service.snapshots is not None
-    snapshots = list(service.snapshots.get(game_id))
-    assert [s.originator_version for s in snapshots] == [game.version]  # the end, no other
-    assert snapshots[0].state["finished"] is True
+
+    def snapshots_at() -> list[int]:
+        assert service.snapshots is not None
+        return [s.originator_version for s in service.snapshots.get(game_id)]
+
+    # the example's end_game already ended it (no result claimed): no snapshot yet
+    assert service.load(game_id).state.finished and snapshots_at() == []
+    claim = {"winner": "red", "draw": False, "points": {"red": 15, "blue": 5}}
+    proposed = service.handle(game_id, {"by": "red", "do": "end_game", "result": claim})
+    assert proposed.accepted, proposed
+    assert snapshots_at() == []
+    confirmed = service.handle(game_id, {"by": "blue", "do": "consent", "accept": True})
+    assert confirmed.accepted, confirmed
+    game = service.load(game_id)
+    assert game.state.result is not None and snapshots_at() == [game.version]
