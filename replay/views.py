@@ -193,11 +193,23 @@ class StateViews:
             self.games.clear()
 
 
+#: How much more than its share part 0 takes: this process builds it, and starts
+#: on it while each helper is still starting its interpreter and imports (about
+#: a tenth of a helper's time on the 1.1M-event store).
+FIRST_PART_LEAD = 0.06
+
+
 def part_range(part: int, parts: int) -> tuple[str, str]:
     """The stored ids (hex text) of part `part` of `parts`: from the first to just
-    before the second (ids are random, so each part holds about as many games)."""
+    before the second (ids are random, so a part holds games in proportion to its
+    range: part 0 a little more, `FIRST_PART_LEAD`, the others alike)."""
+    first = 1 / parts + (FIRST_PART_LEAD if parts > 1 else 0)
+
     def bound(k: int) -> str:
-        return f"{256 * k // parts:02x}" if k < parts else "g"  # "g" sorts after any hex
+        if k >= parts:
+            return "g"  # sorts after any hex digit
+        share = 0 if k == 0 else first + (k - 1) * (1 - first) / (parts - 1)
+        return f"{round(4096 * share):03x}"
 
     return bound(part), bound(part + 1)
 

@@ -13,7 +13,7 @@ from uuid import UUID
 import pytest
 
 from replay.service import GameService
-from replay.views import PARTS, Views, part_range
+from replay.views import FIRST_PART_LEAD, PARTS, Views, part_range
 from tests.replay.test_analytics import (
     accepted,
     dice_game_with_undo,
@@ -137,11 +137,14 @@ def test_the_parts_split_every_game_id_between_them() -> None:
     ids = [uuid4().hex for _ in range(4000)]
     for parts in (2, 3, 5):
         ranges = [part_range(part, parts) for part in range(parts)]
-        assert ranges[0][0] == "00" and all(lo < hi for lo, hi in ranges)
+        assert ranges[0][0] == "000" and all(lo < hi for lo, hi in ranges)
         for game in ids:
             assert sum(lo <= game < hi for lo, hi in ranges) == 1
         sizes = [sum(lo <= game < hi for game in ids) for lo, hi in ranges]
-        assert max(sizes) < 1.25 * len(ids) / parts
+        first = 1 / parts + FIRST_PART_LEAD  # this process's part: a little more
+        assert abs(sizes[0] / len(ids) - first) < 0.03
+        assert all(abs(size / len(ids) - (1 - first) / (parts - 1)) < 0.03
+                   for size in sizes[1:])
 
 
 def test_events_stored_while_the_parts_are_built_are_caught_up_after_them(
