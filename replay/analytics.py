@@ -614,19 +614,23 @@ class Fold:
         self.contexts.clear()
 
     def fold(self, rows: Iterable[tuple[int, str, int, bytes]],
-             touched: dict[str, GameContext] | None = None) -> Batch:
+             touched: dict[str, GameContext] | None = None,
+             game_id_of: Callable[[str], str] | None = None) -> Batch:
         """Rows are (notification id, game id, event number, stored body). `touched`:
         the contexts of games whose rows are not written yet (the batch adds to it,
-        and its contexts come before the cache's)."""
+        and its contexts come before the cache's). `game_id_of`: the game id of a
+        row's id as stored, when the rows hold that (it is asked once per run of a
+        game's events)."""
         if len(AS_STORED) != len(every_fact_type()):
             current_versions()
         out = Batch() if touched is None else Batch(touched=touched)
         handlers, touched = HANDLERS, out.touched
-        game, game_id_now = GameContext(""), ""
-        for notification_id, game_id, version, state in rows:
-            if game_id != game_id_now:  # (a game's events mostly come one after another)
+        game, game_id, row_game_now = GameContext(""), "", ""
+        for notification_id, row_game, version, state in rows:
+            if row_game != row_game_now:  # (a game's events mostly come one after another)
+                game_id = row_game if game_id_of is None else game_id_of(row_game)
                 game = touched.get(game_id) or self.context(game_id)
-                touched[game_id], game_id_now = game, game_id
+                touched[game_id], row_game_now = game, row_game
             if version != game.version + 1:
                 raise UnknownFactError(
                     f"event {version} of game {game_id} follows event {game.version}: "

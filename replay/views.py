@@ -444,9 +444,8 @@ class Views:
         versions: dict[str, int] = {}
         processed = 0
         try:
-            while stored := rows.fetchmany(self.batch):
-                page = self._with_game_ids(stored)
-                self._write_analytics(page)
+            while page := rows.fetchmany(self.batch):  # the games' ids as stored (hex)
+                self._write_analytics(page, self._game_id)
                 versions.update((row[1], row[2]) for row in page)
                 processed += len(page)
             self._write_unwritten_games()
@@ -454,7 +453,7 @@ class Views:
             rows.close()
             self.unwritten = None
         states = StateViews(self.service, capacity=1, reader=self.events)  # read once each
-        states.touched.update(versions)
+        states.touched.update((self._game_id(game), at) for game, at in versions.items())
         self.conn.execute("begin")
         self.conn.executemany(VIEW_UPSERT, states.rows())
         self.conn.execute("commit")
@@ -533,14 +532,19 @@ class Views:
             ids.clear()
         return [(n, ids.get(g) or ids.setdefault(g, str(UUID(g))), v, b) for n, g, v, b in rows]
 
-    def _write_analytics(self, page: list[tuple[int, str, int, bytes]]) -> None:
+    def _game_id(self, stored: str) -> str:
+        """A game's id as text, from its id as stored (hex)."""
+        return str(UUID(stored))
+
+    def _write_analytics(self, page: list[tuple[int, str, int, bytes]],
+                         game_id_of: Callable[[str], str] | None = None) -> None:
         """Fold a page and write its rows with the tracking position. In a rebuild
         into a new file the games rows wait (`unwritten`, at most `UNWRITTEN_GAMES`):
         with every game played at once, each page touches every game, and its games
         row (the context) would be rewritten every page."""
         unwritten = self.unwritten
         try:
-            batch = self.fold.fold(page, touched=unwritten)
+            batch = self.fold.fold(page, touched=unwritten, game_id_of=game_id_of)
             games_too = unwritten is None or len(unwritten) >= UNWRITTEN_GAMES
             self.conn.execute("begin")
             try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 from uuid import UUID
 
 import pytest
@@ -85,12 +86,13 @@ def test_a_rebuild_that_fails_leaves_the_old_views_file_as_it_was(
     writes = 0
     original = Views._write_analytics
 
-    def crash_on_the_third_batch(self: Views, page: list[tuple[int, str, int, bytes]]) -> None:
+    def crash_on_the_third_batch(self: Views, page: list[tuple[int, str, int, bytes]],
+                                 *rest: Any) -> None:
         nonlocal writes
         writes += 1
         if writes == 3:
             raise KeyboardInterrupt
-        original(self, page)
+        original(self, page, *rest)
 
     monkeypatch.setattr(Views, "_write_analytics", crash_on_the_third_batch)
     with pytest.raises(KeyboardInterrupt):
@@ -184,7 +186,7 @@ def test_a_rebuild_of_complete_views_keeps_them_until_the_new_file_is_complete(
     before, position = dump(views.conn), views.position()
     original = Views._write_analytics
 
-    def crash(self: Views, page: list[tuple[int, str, int, bytes]]) -> None:
+    def crash(self: Views, page: list[tuple[int, str, int, bytes]], *rest: Any) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(Views, "_write_analytics", crash)
