@@ -95,16 +95,6 @@ class PydanticMapper(Mapper[UUID]):
         return decode_event(originator_id, version, body)
 
 
-def decode_row(mapper: Mapper[UUID], originator_id: UUID, version: int, topic: str,
-               data: bytes) -> Any:
-    """The event or snapshot of one stored row, with any mapper."""
-    if isinstance(mapper, PydanticMapper):
-        return mapper.decode_stored(originator_id, version, topic, data)
-    return mapper.to_domain_event(StoredEvent(originator_id=originator_id,
-                                              originator_version=version, topic=topic,
-                                              state=data))
-
-
 def decode_snapshot(originator_id: UUID, version: int, body: dict[str, Any]) -> GameSnapshot:
     """A stored snapshot body as a `GameSnapshot`. Its JSON can only hold what the
     model's validation would check here (text keys, no NaN), so the model is built

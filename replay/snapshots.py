@@ -33,14 +33,13 @@ from collections.abc import Callable, Iterable
 from typing import cast
 from uuid import UUID
 
-from eventsourcing.persistence import EventStore
+from eventsourcing.persistence import EventStore, StoredEvent
 
 from domain.game import Game, project_events_only
 from domain.ruleset import find_ruleset
 from events.envelope import GameEvent, GameSnapshot, chain_hash
 from replay.event_store import select_rows
 from replay.keyed import KEY_ENV, MAC_KEY, authentic_events, macs_match, snapshot_mac
-from replay.mapper import decode_row
 
 #: The seal's keys inside a snapshot's state data.
 VERSION_KEY = "__version__"
@@ -112,7 +111,8 @@ def read_snapshot(store: EventStore[UUID], game_id: UUID, version: int | None,
         return None
     at, topic, body = rows[0]
     try:
-        snapshot = decode_row(store.mapper, game_id, at, topic, body)
+        snapshot = store.mapper.to_domain_event(StoredEvent(
+            originator_id=game_id, originator_version=at, topic=topic, state=body))
     except Exception as error:  # a row that cannot even be decoded
         raise UntrustedSnapshotError(
             f"the snapshot at event {at} cannot be read: {first_line(error)}"

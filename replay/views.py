@@ -454,26 +454,21 @@ class Views:
             self.unwritten = None
         states = StateViews(self.service, capacity=1, reader=self.events)  # read once each
         states.touched.update((self._game_id(game), at) for game, at in versions.items())
-        self.conn.execute("begin")
-        self.conn.executemany(VIEW_UPSERT, states.rows())
-        self.conn.execute("commit")
+        with self._transaction():
+            self.conn.executemany(VIEW_UPSERT, states.rows())
         return processed
 
     def _copy_parts(self, helpers: Sequence[PartHelper], head: int) -> int:
         """The other parts' rows, copied in with both tracking positions at `head`;
         how many events the other parts folded."""
         attached = [helper.attach(self.conn, self.service.warn) for helper in helpers]
-        self.conn.execute("begin")
         try:
-            for name, _events in attached:
-                for table in [*TABLE_NAMES, STATE_VIEWS]:
-                    self.conn.execute(f"insert into {table} select * from {name}.{table}")
-            self._track(ANALYTICS, head)
-            self._track(STATE_VIEWS, head)
-            self.conn.execute("commit")
-        except BaseException:
-            self.conn.execute("rollback")
-            raise
+            with self._transaction():
+                for name, _events in attached:
+                    for table in [*TABLE_NAMES, STATE_VIEWS]:
+                        self.conn.execute(f"insert into {table} select * from {name}.{table}")
+                self._track(ANALYTICS, head)
+                self._track(STATE_VIEWS, head)
         finally:
             for name, _events in attached:
                 self.conn.execute(f"detach database {name}")
@@ -546,38 +541,39 @@ class Views:
         try:
             batch = self.fold.fold(page, touched=unwritten, game_id_of=game_id_of)
             games_too = unwritten is None or len(unwritten) >= UNWRITTEN_GAMES
-            self.conn.execute("begin")
-            try:
+            with self._transaction():
                 write_batch(self.conn, batch, games_too=games_too)
                 self._track(ANALYTICS, batch.position)
-                self.conn.execute("commit")
-                if unwritten is not None and games_too:
-                    unwritten.clear()
-            except BaseException:
-                self.conn.execute("rollback")
-                raise
+            if unwritten is not None and games_too:
+                unwritten.clear()
         except BaseException:
             self.fold.forget()  # contexts may hold the unwritten batch
             raise
 
     def _write_unwritten_games(self) -> None:
         assert self.unwritten is not None
-        self.conn.execute("begin")
-        write_games(self.conn, self.unwritten.values())
-        self.conn.execute("commit")
+        with self._transaction():
+            write_games(self.conn, self.unwritten.values())
         self.unwritten.clear()
 
     def _write_state_views(self, position: int) -> None:
+        try:
+            with self._transaction():
+                self.conn.executemany(VIEW_UPSERT, self.states.rows())
+                self._track(STATE_VIEWS, position)
+        finally:
+            self.states.reset()
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One transaction of the views file: committed, or rolled back on any error."""
         self.conn.execute("begin")
         try:
-            self.conn.executemany(VIEW_UPSERT, self.states.rows())
-            self._track(STATE_VIEWS, position)
+            yield
             self.conn.execute("commit")
         except BaseException:
             self.conn.execute("rollback")
             raise
-        finally:
-            self.states.reset()
 
     def view(self, game_id: UUID) -> tuple[int, str] | None:
         """(version, state JSON) of one game's view, if projected."""

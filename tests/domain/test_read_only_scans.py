@@ -8,22 +8,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from domain.apply import apply
-from domain.state import GameState, PlayerState, UnitState, to_read
+from domain.state import to_read
 from domain.w40k.state import W40KState
-from events.core import Board
 from events.w40k import RollReplaced, StratagemEffectsEnded
 from replay.service import GameService
+from tests.domain.test_working_copy import a_state
 from warledger.script import load_script, run_script
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
-
-def a_state() -> GameState:
-    units = {uid: UnitState(id=uid, owner=owner, x=float(i), y=1.0)
-             for i, (uid, owner) in enumerate([("r1", "red"), ("r2", "red"), ("b1", "blue")])}
-    return GameState(ruleset="t9a", board=Board(width=48, height=48), players=["red", "blue"],
-                     active_player="red", phase="movement", units=units,
-                     player_state={"red": PlayerState(cp=1), "blue": PlayerState(cp=2)})
 
 
 def test_a_scan_to_read_copies_no_unit_and_sees_the_units_as_they_stand() -> None:
