@@ -186,3 +186,9 @@ def test_a_simulated_game_is_stored_as_if_it_had_been_played_in_the_store(
         service.close()
     assert logs(stored, ids) == logs(direct_db, ids)
     assert versions[0] == versions[1] and versions[0]  # at least one snapshot
+    service = GameService(stored)
+    closed = service.load(ids[0])
+    service.close()
+    # its result confirmed, the game is snapshotted at its end (`snapshot_due`), and
+    # simulate's `store_snapshots` kept that snapshot as a store would have
+    assert closed.state.result is not None and versions[0][-1] == closed.version
