@@ -1,4 +1,4 @@
-"""The CLI's cold start as whole processes (issue 12 item 3).
+"""The CLI's cold start as whole processes (docs/performance.md, cold start).
 
     python -m bench.cli                 # builds a 100k-event game in a temp folder
     python -m bench.cli --db big.db     # keeps (or reuses) the database there

@@ -1,4 +1,4 @@
-"""Load and failure run of `warledger serve` (issue 15), loopback only, bounded.
+"""Load and failure run of `warledger serve`, loopback only, bounded.
 
     python -m bench.serve_load --db postgresql://… [--games 50] [--seconds 60] [--kill]
     python -m bench.serve_load --db /tmp/load.db --servers 1      # SQLite, one server

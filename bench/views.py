@@ -1,4 +1,4 @@
-"""Benchmark of the views (issue 12 item 5, issue 13 Speed): rebuild, catch-up, stats.
+"""Benchmark of the views: rebuild, catch-up, stats.
 
     .venv/bin/python -m bench.views                     # 1,000 games, ≈1M events
     .venv/bin/python -m bench.views --games 200         # smaller

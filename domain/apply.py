@@ -125,7 +125,7 @@ def _redo_stack_cleared(state: GameState, fact: RedoStackCleared) -> None:
 
 @applies(StepTakenV1)
 def _step_taken_v1(state: GameState, fact: StepTakenV1) -> None:
-    """Logs before issue 11: the applier also decided the undo depth and the redo
+    """v1 logs (class_version 1): the applier also decided the undo depth and the redo
     stack (kept exactly, so those logs replay as they did; new logs say it with
     `StepsSettled` and `RedoStackCleared`, decided in `domain.gate`)."""
     _step_taken(state, fact)
@@ -176,7 +176,7 @@ def _window_opened(state: GameState, fact: ReactionWindowOpened) -> None:
 
 @applies(ReactionWindowOpenedV1)
 def _window_opened_v1(state: GameState, fact: ReactionWindowOpenedV1) -> None:
-    """Logs before issue 11: only an undo window suspended the open one; any other
+    """v1 logs (class_version 1): only an undo window suspended the open one; any other
     replaced it (kept exactly; new logs close a replaced window first)."""
     state.reaction_window = ReactionWindow(
         kind=fact.kind,

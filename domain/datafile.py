@@ -117,7 +117,7 @@ def parse_json(text: str) -> Any:
 def parse_yaml(text: str, loader: type[yaml.SafeLoader] | None = None) -> Any:
     """YAML text as data (YAML 1.2 scalars); `ValueError` with one line if not sound.
     `loader`: the pure-Python one for a comparison (default: the C one if present)."""
-    import yaml  # on first use: reading a stored game parses no YAML (issue 12)
+    import yaml  # on first use: reading a stored game parses no YAML
 
     from domain.yaml12 import Yaml12Loader, yaml_problem
 

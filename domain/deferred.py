@@ -1,4 +1,4 @@
-"""Libraries imported on first use, with no cost after it (issue 12 item 3).
+"""Libraries imported on first use, with no cost after it (docs/performance.md, cold start).
 
 A module that needs shapely or numpy only inside its functions binds the names
 it imports to stand-ins (`defer`); the first call, attribute or `isinstance`

@@ -1,4 +1,4 @@
-"""Player ids a reader can tell apart (issue 15: identity is real).
+"""Player ids a reader can tell apart (identity is real).
 
 Ids are compared exactly, so two ids that look alike would be two seats a person
 cannot tell apart: `red` and `red` + a zero-width space, `Judge` and the reserved

@@ -332,7 +332,7 @@ def find_ruleset(name: str) -> Ruleset:
     """The rule set for a script's `ruleset` value (e.g. `t9a`).
 
     Only the rule set named (by its name or package in `events.rule_sets`) is loaded
-    first, so a command on one game does not load every rule set (issue 12 item 3);
+    first, so a command on one game does not load every rule set (docs/performance.md, cold start);
     any other name loads them all before it is looked up again."""
     if ALIASES.get(name, name) not in RULESETS:
         load_rulesets((name,))

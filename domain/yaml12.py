@@ -1,5 +1,5 @@
 """The YAML 1.2 loaders of `domain.datafile`, imported when YAML is first read: a
-command that reads no script or catalog does not load PyYAML (issue 12 item 3).
+command that reads no script or catalog does not load PyYAML (docs/performance.md, cold start).
 
 A key given twice in one mapping, or a key that is not text, is an error; scalars
 resolve as YAML 1.2 resolves them (`010` is ten; `yes`, `on`, `1:30` are text).

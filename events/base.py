@@ -99,7 +99,7 @@ def legacy(cls: type[Fact]) -> type[Fact]:
     """Class decorator: `cls` reads a fact type as stored at `cls.class_version`.
 
     Used where that version's applier made decisions that later versions leave
-    to `decide` (issue 11): old logs replay through the legacy class and its own
+    to `decide` (docs/extending.md): old logs replay through the legacy class and its own
     applier, which keeps the old behaviour exactly, so their state hashes never
     change. The class shares the current class's fields and `type`."""
     cls.legacy = True

@@ -86,7 +86,7 @@ class StepTaken(Fact):
 
 @legacy
 class StepTakenV1(StepTaken):
-    """`StepTaken` as logs before issue 11 stored it (see `domain.apply`)."""
+    """`StepTaken` as v1 logs (class_version 1) stored it (see `domain.apply`)."""
 
     class_version = 1
 
@@ -165,7 +165,7 @@ class ReactionWindowOpened(Fact):
 
 @legacy
 class ReactionWindowOpenedV1(ReactionWindowOpened):
-    """`ReactionWindowOpened` as logs before issue 11 stored it."""
+    """`ReactionWindowOpened` as v1 logs (class_version 1) stored it."""
 
     class_version = 1
 

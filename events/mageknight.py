@@ -64,7 +64,7 @@ class FigureMoved(Fact):
 
 @legacy
 class FigureMovedV1(FigureMoved):
-    """`FigureMoved` as logs before issue 11 stored it: its applier also moved a
+    """`FigureMoved` as v1 logs (class_version 1) stored it: its applier also moved a
     mount's rider with it (since v2: `RiderCarried`)."""
 
     class_version = 1
@@ -195,7 +195,7 @@ class RiderMounted(Fact):
 
 @legacy
 class RiderMountedV1(RiderMounted):
-    """`RiderMounted` as logs before issue 11 stored it: its applier also took the
+    """`RiderMounted` as v1 logs (class_version 1) stored it: its applier also took the
     rider's own tokens off (since v2: `RiderTokensRemoved`)."""
 
     class_version = 1

@@ -1,6 +1,6 @@
 """The one discriminated union of every fact type, and the loading of fact modules.
 
-A fact module is imported when it is needed (issue 12 item 3): the core facts at
+A fact module is imported when it is needed (docs/performance.md, cold start): the core facts at
 once, a rule set's own when a game of that rule set is read (`load_facts`, told by
 the game's `GameStarted` or snapshot), and every rule set's for the union, the
 JSON Schema or a fact type no loaded module defines. The rule sets are those of
@@ -53,7 +53,7 @@ for _module in CORE_FACT_MODULES:
 def fact_adapter() -> TypeAdapter[Fact]:
     """The validator of the union of every fact, built on first use: a fact stored at
     its class's current version never needs it (`load_fact`), and building it costs
-    a command's start about 0.1 s (issue 12 item 3)."""
+    a command's start about 0.1 s (docs/performance.md, cold start)."""
     return TypeAdapter(any_fact())
 
 

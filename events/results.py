@@ -1,4 +1,4 @@
-"""Facts of a game's result and of its metadata (issue 13, docs/results.md).
+"""Facts of a game's result and of its metadata (docs/results.md).
 
 A result is proposed (`ResultProposed`, by `end_game` or `end_turn` carrying a
 `result`), then confirmed by the opponent or the judge (`ResultConfirmed`,

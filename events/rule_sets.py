@@ -1,5 +1,5 @@
 """The one registry of rule sets: every part of warledger that needs the list of
-rule sets reads it here (issue 11: it was four hand-kept lists).
+rule sets reads it here (it was four hand-kept lists).
 
 Each rule set `package` has its facts in `events/<package>.py`, its rules in
 `domain/<package>/rules.py` (a `RULES` rule set object whose `wiring` table

@@ -100,7 +100,7 @@ class UnitArrivedFromAmbush(Fact):
 
 @legacy
 class UnitArrivedFromAmbushV1(UnitArrivedFromAmbush):
-    """`UnitArrivedFromAmbush` as logs before issue 11 stored it: its applier also
+    """`UnitArrivedFromAmbush` as v1 logs (class_version 1) stored it: its applier also
     counted the arrival as an Advance Move (since v2: `T9AMoveCounted`)."""
 
     class_version = 1
@@ -159,7 +159,7 @@ class T9AUnitMoved(Fact):
 
 @legacy
 class T9AUnitMovedV1(T9AUnitMoved):
-    """`T9AUnitMoved` as logs before issue 11 stored it: its applier also moved the
+    """`T9AUnitMoved` as v1 logs (class_version 1) stored it: its applier also moved the
     models joined to the unit (since v2: `T9AMembersMoved`)."""
 
     class_version = 1

@@ -93,7 +93,7 @@ class StratagemUsed(Fact):
 
 @legacy
 class StratagemUsedV1(StratagemUsed):
-    """`StratagemUsed` as logs before issue 11 stored it: its applier also marked
+    """`StratagemUsed` as v1 logs (class_version 1) stored it: its applier also marked
     the one-use cost modifiers it took as used (since v2: `CostModifiersUsed`)."""
 
     class_version = 1
@@ -178,7 +178,7 @@ class MortalWoundsRolled(Fact):
 
 @legacy
 class MortalWoundsRolledV1(MortalWoundsRolled):
-    """`MortalWoundsRolled` as logs before issue 11 stored it: its applier also took
+    """`MortalWoundsRolled` as v1 logs (class_version 1) stored it: its applier also took
     a destroyed unit off the Battle-shock tests due (since v2: `BattleShockTestsCancelled`)."""
 
     class_version = 1

@@ -1,7 +1,7 @@
 """Canonical JSON: the one byte form every hash, view file and `--json` output uses.
 
 Its own module, importing orjson only, so a command printing figures as JSON
-(`warledger stats --json`) does not load the game's models (issue 12 item 3).
+(`warledger stats --json`) does not load the game's models (docs/performance.md, cold start).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Analytic projections: one SQL row per fact that analysts count (issue 13).
+"""Analytic projections: one SQL row per fact that analysts count.
 
 The fold reads each stored event ONCE, as the JSON body it was stored as
 (upcast, not re-validated: the log is hash-chained and `verify` validates
@@ -287,7 +287,7 @@ NO_ROWS = frozenset({
     "StratagemEffectsEnded", "RollReplaced", "MortalWoundsRolled", "UnitArrived",
     "BattleShockTestsDue", "BattleShockRecovered", "BattleShockTested", "UnitMoved",
     "ShootingTargetSelected", "ChargeDeclared", "ChargeRolled", "ChargeMoveEnded", "UnitFought",
-    # Issue 11's explicit facts: what appliers used to decide (undo depth, redo
+    # The explicit facts of v2 logs: what appliers used to decide (undo depth, redo
     # stack, one-use modifiers, cancelled tests, carried riders and members, moves
     # counted): bookkeeping that no table counts.
     "StepsSettled", "RedoStackCleared", "CostModifiersUsed", "BattleShockTestsCancelled",
@@ -317,7 +317,8 @@ def _started(ev: Ev, fact: JsonDict, out: Batch) -> None:
 
 @handles("GameMetadataRecorded")
 def _metadata(ev: Ev, fact: JsonDict, out: Batch) -> None:
-    """issue 13: event, round, table, mission, who deployed first, names and factions."""
+    """Game metadata (docs/results.md): event, round, table, mission, who deployed
+    first, names and factions."""
     ev.game.meta = {k: v for k, v in fact.items() if k != "type"}
 
 
@@ -365,7 +366,7 @@ def _result_proposed(ev: Ev, fact: JsonDict, out: Batch) -> None:
 
 @handles("ResultConfirmed")
 def _result_confirmed(ev: Ev, fact: JsonDict, out: Batch) -> None:
-    """A result takes effect only when it is confirmed (issue 13 item 1)."""
+    """A result takes effect only when it is confirmed (docs/results.md)."""
     _set_result(ev, "confirmed", fact)
 
 

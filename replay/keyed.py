@@ -1,4 +1,4 @@
-"""Keyed tamper evidence (issue 15): heads and snapshots signed with a server key.
+"""Keyed tamper evidence: heads and snapshots signed with a server key.
 
 A hash chain proves that a log is whole, not who wrote it: anyone who can write
 the database can rewrite an event, recompute every hash after it, and poison a

@@ -3,7 +3,7 @@
 The stored body of a `GameEvent` is `{timestamp, step, prev_hash, hash, fact}`,
 where `fact` carries its `type` and `class_version`. Reading runs the fact's
 upcaster chain (`events.base.upcast`) before validation, which the published
-eventsourcing pydantic mapper does not (LIBRARY-NOTES, issue #302).
+eventsourcing pydantic mapper does not (LIBRARY-NOTES: eventsourcing's issue tracker, #302).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The views of a PostgreSQL store: tables in the same database (issue 13).
+"""The views of a PostgreSQL store: tables in the same database.
 
 The analytic tables are kept current by eventsourcing's `ProjectionRunner`:
 its subscription hands each notification to `AnalyticsProjection`, which

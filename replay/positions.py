@@ -99,7 +99,7 @@ def judge_position(service: GameService, game_id: UUID, at: int | None) -> Posit
 def read_game_start(service: GameService, game_id: UUID) -> None:
     """Read the game's first event, whose `GameStarted` names its rule set, so that
     reading its last event (or any) next decodes it with that rule set's facts alone,
-    not every rule set's (`events.registry.load_fact`; issue 12 item 3)."""
+    not every rule set's (`events.registry.load_fact`)."""
     for _ in service.events.get(game_id, lte=1):
         pass
 

@@ -653,7 +653,7 @@ class GameService(Application[UUID]):
     def find_game(self, text: str) -> UUID:
         """A game id from its full form, a unique prefix, or 'last' (the game started
         last). On SQLite one query on the events' (game id, version) index answers, in
-        a few index lookups per game at most however long the games are (issue 12
+        a few index lookups per game at most however long the games are (
         item 3); only an ambiguous prefix reads its games' first events to count them.
         Elsewhere, the store's games are listed."""
         datastore = sqlite_datastore(self.recorder)

@@ -224,7 +224,7 @@ SPECS: dict[str, Spec] = {s.name: s for s in (
           ("draws", count_if("outcome = 'draw'")), ("losses", count_if("outcome = 'loss'")),
           ("avg_points", "avg(points)")),
          post=add_win_rates,
-         note="confirmed results only (issue 13: a result counts once confirmed); "
+         note="confirmed results only (a result counts once confirmed); "
               "a draw is not a win"),
     Spec("stratagems", "40k stratagem uses and CP paid, per stratagem, phase and round",
          " union all ".join(f"""

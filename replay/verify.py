@@ -423,7 +423,7 @@ def redecide_step(game: Game, recorded: Sequence[GameEvent], history: History) -
 def compare(recorded: Sequence[GameEvent], facts: Sequence[Fact]) -> None:
     """The re-decided facts must equal the recorded ones, one by one.
 
-    A step of a log from before issue 11 (its facts read by legacy classes) has
+    A step of a v1 log (its facts read by legacy classes) has
     none of the facts that since make explicit what its appliers decided
     (`Fact.implicit_in_legacy`); those are left out of the re-decided ones."""
     if any(event.fact.legacy for event in recorded):

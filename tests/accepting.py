@@ -1,7 +1,7 @@
 """`accept`: hand a set-up step to the service and insist that it was accepted.
 
 A test whose set-up step is silently refused tests something else than it says
-(issue 11: a redo that was refused, and nothing noticed). Use `accept` for every
+(once, a redo that was refused, and nothing noticed). Use `accept` for every
 step a test relies on; keep `service.handle` for the step whose outcome the test
 asserts.
 """

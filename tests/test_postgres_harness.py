@@ -1,5 +1,5 @@
 """The PostgreSQL tests are collected whether or not a server is given, and skipping
-them is counted out loud (issue 10: 21 were never collected, and "1 skipped" hid it)."""
+them is counted out loud (once, 21 were never collected, and "1 skipped" hid it)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
     from warledger import GameService, load_script, run_script
 
 The names are imported when first used, so `warledger --help` (which imports
-this package) does not load the game service (issue 12 item 3).
+this package) does not load the game service (docs/performance.md, cold start).
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 # Building the parser (`warledger --help`) imports only the standard library and
 # the small modules above: each handler imports what it needs when it runs, so no
 # fact model, rule set, eventsourcing, shapely or numpy is loaded just to parse
-# the arguments (issue 12 item 3; tests/cli/test_cold_start.py checks it).
+# the arguments (docs/performance.md, cold start; tests/cli/test_cold_start.py checks it).
 
 
 class CliError(Exception):

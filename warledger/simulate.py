@@ -1,4 +1,4 @@
-"""Simulated games: data to analyse (issue 13 item 6, docs/simulate.md).
+"""Simulated games: data to analyse (docs/simulate.md).
 
 `simulate` plays complete, legal games of a rule set: it builds a set-up, then
 repeatedly samples candidate commands from the current state (the rule set's

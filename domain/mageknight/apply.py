@@ -82,7 +82,7 @@ def _rider_carried(state: MageKnightState, fact: RiderCarried) -> None:
 
 @applies(FigureMovedV1)
 def _figure_moved_v1(state: MageKnightState, fact: FigureMovedV1) -> None:
-    """Logs before issue 11: the applier also moved a mount's rider (kept exactly;
+    """v1 logs (class_version 1): the applier also moved a mount's rider (kept exactly;
     new logs say it with `RiderCarried`)."""
     _figure_moved(state, fact)
     fig = state.units[fact.figure]
@@ -164,7 +164,7 @@ def _rider_tokens_removed(state: MageKnightState, fact: RiderTokensRemoved) -> N
 
 @applies(RiderMountedV1)
 def _rider_mounted_v1(state: MageKnightState, fact: RiderMountedV1) -> None:
-    """Logs before issue 11: the applier also took the rider's tokens off (kept
+    """v1 logs (class_version 1): the applier also took the rider's tokens off (kept
     exactly; new logs say it with `RiderTokensRemoved`)."""
     _rider_mounted(state, fact)
     state.units[fact.rider].tokens = 0

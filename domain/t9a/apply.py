@@ -88,7 +88,7 @@ def _move_counted(state: T9AState, fact: T9AMoveCounted) -> None:
 
 @applies(UnitArrivedFromAmbushV1)
 def _unit_arrived_v1(state: T9AState, fact: UnitArrivedFromAmbushV1) -> None:
-    """Logs before issue 11: the applier also counted the arrival as an Advance
+    """v1 logs (class_version 1): the applier also counted the arrival as an Advance
     Move (kept exactly; new logs say it with `T9AMoveCounted`)."""
     _unit_arrived(state, fact)
     _move_counted(state, T9AMoveCounted(units=(fact.unit, *fact.members), move="advance"))
@@ -124,7 +124,7 @@ def _members_moved(state: T9AState, fact: T9AMembersMoved) -> None:
 
 @applies(T9AUnitMovedV1)
 def _unit_moved_v1(state: T9AState, fact: T9AUnitMovedV1) -> None:
-    """Logs before issue 11: the applier also moved the joined models (kept exactly;
+    """v1 logs (class_version 1): the applier also moved the joined models (kept exactly;
     new logs say it with `T9AMembersMoved`)."""
     _unit_moved(state, fact)
     _members_moved(state, T9AMembersMoved(

@@ -109,7 +109,7 @@ def _modifiers_used(state: W40KState, fact: CostModifiersUsed) -> None:
 
 @applies(StratagemUsedV1)
 def _stratagem_used_v1(state: W40KState, fact: StratagemUsedV1) -> None:
-    """Logs before issue 11: the applier also decided which modifiers were one-use
+    """v1 logs (class_version 1): the applier also decided which modifiers were one-use
     (kept exactly; new logs say it with `CostModifiersUsed`)."""
     _stratagem_used(state, fact)
     state.cost_modifiers = replaced(
@@ -170,7 +170,7 @@ def _tests_cancelled(state: W40KState, fact: BattleShockTestsCancelled) -> None:
 
 @applies(MortalWoundsRolledV1)
 def _mortal_wounds_v1(state: W40KState, fact: MortalWoundsRolledV1) -> None:
-    """Logs before issue 11: the applier also cancelled a destroyed unit's test
+    """v1 logs (class_version 1): the applier also cancelled a destroyed unit's test
     (kept exactly; new logs say it with `BattleShockTestsCancelled`)."""
     _mortal_wounds(state, fact)
     if fact.destroyed:

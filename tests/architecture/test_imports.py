@@ -1,4 +1,4 @@
-"""The package's modules import cleanly and without cycles (issue 11, item 3).
+"""The package's modules import cleanly and without cycles.
 
 Every module is imported on its own in a fresh interpreter, so none depends on
 another module having been imported first (registration by side effect).

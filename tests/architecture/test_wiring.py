@@ -1,4 +1,4 @@
-"""Each rule set is wired by one explicit table (issue 11, item 3)."""
+"""Each rule set is wired by one explicit table."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Files that are not scripts, texts too long, and `step --expect-event` (issue 10 §4):
+"""Files that are not scripts, texts too long, and `step --expect-event`:
 each is one clear line, never a hang, a traceback or the "unexpected" handler."""
 
 from __future__ import annotations

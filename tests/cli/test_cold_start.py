@@ -1,5 +1,5 @@
 """`warledger --help` starts fast: building the parser loads no heavy library
-(issue 12 item 3). Each handler imports what it needs when it runs, and a
+(docs/performance.md, cold start). Each handler imports what it needs when it runs, and a
 command on one game loads that game's rule set only."""
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
 
 @pytest.mark.parametrize("at", ["3", "23"])  # before the first snapshot (at 5), after them
 def test_replay_of_a_t9a_game_loads_only_its_rule_set(t9a_db: str, at: str) -> None:
-    """Issue 12 item 3: `replay --at` reads the game's rule set's facts and rules only,
+    """`replay --at` reads the game's rule set's facts and rules only,
     and no shapely, numpy or YAML; the state shown is the one shown with every fact
     module loaded."""
     out, modules = replayed(t9a_db, "--at", at, "--json")
@@ -141,7 +141,7 @@ def test_replay_of_a_t9a_game_loads_only_its_rule_set(t9a_db: str, at: str) -> N
 
 def test_stats_as_json_loads_no_game_model(tmp_path: Path) -> None:
     """`stats --json` reads the analytic tables: no pydantic model, no pyarrow,
-    matplotlib or Rich (issue 12 item 3)."""
+    matplotlib or Rich (docs/performance.md, cold start)."""
     from tests.analytics_data import synthetic_views
 
     db = tmp_path / "games.db"

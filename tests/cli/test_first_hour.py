@@ -1,4 +1,4 @@
-"""A newcomer's first hour (issue 10, section 3): refusals exit 1, the demo's hints
+"""A newcomer's first hour: refusals exit 1, the demo's hints
 run as printed, replay is readable, audit numbers its events, fold keeps refusals,
 and `run --svg-dir` draws an undo consent."""
 

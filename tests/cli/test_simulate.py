@@ -1,4 +1,4 @@
-"""`warledger simulate`: complete, legal, reproducible games (issue 13 item 6).
+"""`warledger simulate`: complete, legal, reproducible games.
 
 Every simulated game ends with a confirmed result (CORE-RESULT-ANSWER), verifies,
 and replays to the live state; the same seed gives the same logs and hashes.
@@ -80,7 +80,7 @@ def test_every_simulated_game_ends_with_a_confirmed_result_and_verifies(
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ruleset=st.sampled_from(RULESETS), seed=st.integers(0, 2**32))
 def test_simulated_games_replay_to_the_live_state_and_verify(ruleset: str, seed: int) -> None:
-    """The property test of issue 13: replay equals live; `verify` passes."""
+    """The property test: replay equals live; `verify` passes."""
     service = GameService(":memory:", clock=SimulationClock())
     game_id = simulate_game(service, ruleset, seed, 0)
 

@@ -1,4 +1,4 @@
-"""`warledger stats` (issue 13 items 3–5): figures, filters, bad input, provenance,
+"""`warledger stats`: figures, filters, bad input, provenance,
 and every published figure recomputed exactly from the export with pandas."""
 
 from __future__ import annotations

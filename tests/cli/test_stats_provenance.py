@@ -1,5 +1,5 @@
 """Every `warledger stats` figure, over simulated games of every rule set, is
-traceable and reproducible (issue 13 item 4, "Done means"):
+traceable and reproducible:
 
 - `--explain ROW` of every row of every figure lists exactly the games and the
   number of facts the row counts, and each event it names is a fact of the kind

@@ -1,5 +1,5 @@
 """A clone is complete: every relative link and path reference in the documentation
-resolves to a file inside the repository (issue 10: docs pointed at
+resolves to a file inside the repository (docs once pointed at
 `../../shared/CONTRACT.md`, outside it)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Libraries imported on first use (`domain.deferred`, issue 12 item 3): the stand-ins
+"""Libraries imported on first use (`domain.deferred`, docs/performance.md): the stand-ins
 behave as the real objects, and after the first use the real objects are bound."""
 
 from __future__ import annotations

@@ -123,7 +123,7 @@ def state_ruleset(service: GameService, game_id: UUID):  # type: ignore[no-untyp
 def test_input_is_checked_before_core_a_unit_that_does_not_exist(
     service: GameService,
 ) -> None:
-    """Gate 1 before gate 2 (issue 11): blue names a unit no game holds out of turn;
+    """Gate 1 before gate 2: blue names a unit no game holds out of turn;
     INPUT answers, not CORE-NOT-YOUR-TURN."""
     game_id = blue_unit_in_red_turn(service)
 

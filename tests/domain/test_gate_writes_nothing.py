@@ -1,4 +1,4 @@
-"""The decision gate never changes its caller's state (issue 11, item 1).
+"""The decision gate never changes its caller's state.
 
 Every step of every example, accepted or refused, is decided against the
 service's cached state; the state object the caller holds keeps its

@@ -1,4 +1,4 @@
-"""Look-alike player ids are refused at set-up, by every reader of a script (issue 15)."""
+"""Look-alike player ids are refused at set-up, by every reader of a script."""
 
 from __future__ import annotations
 

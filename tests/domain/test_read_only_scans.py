@@ -1,7 +1,7 @@
 """Scans that only read units (`domain.state.to_read`) copy none of a working
 copy's units, and ledgers of frozen entries (40k stratagem uses, cost modifiers,
 rolls) are shared by a working copy: an applier replaces an entry, so the state
-copied from keeps its own (issue 11: a refusal leaves its caller as it was)."""
+copied from keeps its own (a refusal leaves its caller as it was)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Results by consent and game metadata (issue 13, docs/results.md).
+"""Results by consent and game metadata (docs/results.md).
 
 CORE-RESULT-EARLY, CORE-RESULT-SELF, CORE-RESULT-ANSWER, CORE-RESULT-POINTS and
 CORE-RESULT-FINAL; the result window works like undo's, on every backend.

@@ -1,6 +1,6 @@
 """A script fields only a position a game can start from (docs/script-format.md): in
 every rule set, units fielded on top of each other, or on terrain that blocks
-movement, make the script malformed with one clear line (issue 10 §4)."""
+movement, make the script malformed with one clear line."""
 
 from __future__ import annotations
 

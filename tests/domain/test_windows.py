@@ -1,4 +1,4 @@
-"""The window machine (issue 11, item 4): ARO, stratagem and undo windows and the
+"""The window machine: ARO, stratagem and undo windows and the
 game's end share one transitions table; the gate and undo ask it."""
 
 from __future__ import annotations

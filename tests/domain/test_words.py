@@ -1,5 +1,5 @@
 """Numbers in refusals agree with their nouns and verbs ("1 model", "1 corner is",
-"a, b lie"): the hunt for singular/plural defects of issue 10 (CORE-FORMATION,
+"a, b lie"): the hunt for singular/plural defects (CORE-FORMATION,
 AMB-13, AMB-16, CORE-MK-ACTIONS-PER-TURN, CORE-BATTLE-SHOCK)."""
 
 from __future__ import annotations

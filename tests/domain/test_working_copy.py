@@ -1,4 +1,4 @@
-"""The gate's working copy (`StateModel.working_copy`, issue 11 item 1): units and
+"""The gate's working copy (`StateModel.working_copy`): units and
 per-player records are copied when first read (`CopiedOnRead`), and neither the
 copy nor the state it was made from ever changes the other."""
 

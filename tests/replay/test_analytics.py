@@ -1,4 +1,4 @@
-"""The analytic projections (issue 13): rows per counted fact, rebuild == catch-up,
+"""The analytic projections: rows per counted fact, rebuild == catch-up,
 undo flags, and a hard stop on a fact they do not know."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Analytics over simulated games (issue 13 item 6): a fresh rebuild equals an
+"""Analytics over simulated games: a fresh rebuild equals an
 incremental catch-up, and stats see every rule set's facts."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`GameService.handle` takes commands, dice and an expected event from outside: each
 fails as cleanly as the CLI (an `INPUT` refusal, or a conflict naming the head), and
-a refusal writes nothing (issue 10 §4)."""
+a refusal writes nothing."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A GAME argument (full id, prefix or 'last') is resolved by a few index lookups on
-SQLite (issue 12 item 3), with exactly the answers of listing every game."""
+SQLite (docs/performance.md, cold start), with exactly the answers of listing every game."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Keyed tamper evidence (issue 15, item 5): with WARLEDGER_KEY, heads and snapshots carry
+"""Keyed tamper evidence: with WARLEDGER_KEY, heads and snapshots carry
 an HMAC that someone with the database but not the key cannot recompute.
 
 Each forgery edits the SQLite file the way someone with the file and the hash function

@@ -1,6 +1,6 @@
-"""Logs stored before issue 11 replay and verify exactly as they did.
+"""v1 logs (facts of class_version 1) replay and verify exactly as they did.
 
-Issue 11 moved the decisions that appliers made (the undo depth, the redo
+The v2 facts moved the decisions that appliers made (the undo depth, the redo
 stack, a window suspended by an undo, one-use cost modifiers, a destroyed
 unit's battle-shock test, an arrival counting as an Advance Move, a rider
 moving with its mount, a rider's tokens on mounting) into `decide`, as explicit
@@ -50,7 +50,7 @@ def stored_games() -> Iterator[dict[str, Any]]:
 GAMES = list(stored_games())
 
 
-#: State fields added after the fixture was captured (issue 13's result and
+#: State fields added after the fixture was captured (the result and
 #: metadata); a log stored before them leaves them at None, and the captured
 #: dump did not have them.
 ADDED_AFTER_CAPTURE = ("metadata", "result")
@@ -83,7 +83,7 @@ def test_the_fixture_covers_every_rule_set_and_every_fact_issue_11_made_explicit
 
 def test_every_stored_log_replays_to_the_same_state_after_every_event() -> None:
     """The state hash and the full model_dump hash after each event are those the
-    code before issue 11 computed."""
+    code that wrote v1 logs computed."""
     for number, game in enumerate(GAMES):
         facts = facts_of(game)
         started = facts[0]
@@ -117,7 +117,7 @@ def chained(game: dict[str, Any]) -> list[GameEvent]:
                                      "test-dice"])
 def test_every_stored_log_is_re_decided_to_its_recorded_facts(ruleset: str) -> None:
     """`verify` re-decides each step of an old log with today's rules: the facts
-    match (the explicit facts issue 11 added are not in an old step)."""
+    match (the explicit facts v2 logs add are not in an old step)."""
     games = [g for g in GAMES if g["ruleset"] == ruleset and g["verifies"]]
     assert len(games) >= 0.95 * sum(g["ruleset"] == ruleset for g in GAMES)
     steps, cited_anew = 0, 0

@@ -1,4 +1,4 @@
-"""32 processes opening an empty PostgreSQL store together all succeed (issue 10 §4):
+"""32 processes opening an empty PostgreSQL store together all succeed:
 the schema is set up under an advisory lock, so no two create it at once."""
 
 from __future__ import annotations

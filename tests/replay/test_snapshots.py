@@ -193,7 +193,7 @@ def test_an_old_snapshot_without_a_seal_is_not_trusted(snapped: tuple[str, UUID,
 def test_an_unreadable_snapshot_falls_back_to_the_events(
     snapped: tuple[str, UUID, int], garbage: bytes,
 ) -> None:
-    """Issue 10: an undecodable latest snapshot made every replay, step and verify exit 2."""
+    """Once, an undecodable latest snapshot made every replay, step and verify exit 2."""
     db, game_id, version = snapped
     write_snapshot(db, version, garbage)
     service, warnings = fresh(db)
@@ -223,7 +223,7 @@ def test_the_cli_warns_on_stderr_and_goes_on(
     captured = capsys.readouterr()
 
     assert codes[:2] == [0, 0]
-    assert codes[2] in (0, 1)  # refused (exit 1 once issue 10's step exit code lands)
+    assert codes[2] in (0, 1)  # refused (exit 1)
     assert '"STR-16"' in captured.out and "unexpected JSONDecodeError" not in captured.err
     warnings = [line for line in captured.err.splitlines() if "warning:" in line]
     assert len(warnings) >= 3 and all("snapshot at event" in line for line in warnings)

@@ -1,4 +1,4 @@
-"""A large rebuild from scratch (issue 12 item 5): split by game with a second
+"""A large rebuild from scratch: split by game with a second
 process (each folds its part's events and reads their state views), written into a
 new views file that replaces the old one only when complete. `parallel_from=1`
 takes that path on a small log; the tables must equal the ones the ordinary

@@ -1,4 +1,4 @@
-"""The HTTP API: identity from tokens, seat views, receipts, If-Match (issue 15)."""
+"""The HTTP API: identity from tokens, seat views, receipts, If-Match."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`warledger serve` with a server key (issue 15, item 5): it signs every head it
+"""`warledger serve` with a server key: it signs every head it
 writes, and refuses to decide on (or show) a game whose head fails its MAC."""
 
 from __future__ import annotations

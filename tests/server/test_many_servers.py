@@ -1,4 +1,4 @@
-"""Many app servers on one PostgreSQL (issue 15): a command sent to server A shows
+"""Many app servers on one PostgreSQL: a command sent to server A shows
 on a stream held on server B; kill -9 of a server loses nothing, and a client that
 reconnects to the other with Last-Event-ID misses and repeats nothing."""
 

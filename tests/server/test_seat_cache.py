@@ -1,4 +1,4 @@
-"""A server keeps each seat's numbered events for its receipts, bounded (issue 15): the
+"""A server keeps each seat's numbered events for its receipts, bounded: the
 seats used least recently are dropped, and numbering them again from the log gives the
 same numbers."""
 
@@ -35,7 +35,7 @@ def test_the_seat_cache_is_bounded_and_its_numbers_survive_eviction(
 
 def test_a_remembered_token_holds_only_its_own_seat_in_its_own_game(
         client: TestClient) -> None:
-    """Identity is real (issue 15): a server remembers the seats its tokens were found
+    """Identity is real: a server remembers the seats its tokens were found
     to hold, and a remembered token still acts only for its seat, in its game; a token
     never issued is refused every time."""
     server = client.app.state.server  # type: ignore[attr-defined]

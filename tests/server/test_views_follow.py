@@ -1,4 +1,4 @@
-"""The analytics stay current from the subscription (issue 15 item 4): `warledger
+"""The analytics stay current from the subscription: `warledger
 views URL --follow` beside `warledger serve` on one PostgreSQL. A command played
 through HTTP shows in the analytic tables and the state views within seconds; a
 follower killed with kill -9 and restarted counts nothing twice; two followers at

@@ -1,4 +1,4 @@
-"""The viewer a server serves updates live from the seat's stream (issue 15), and shows
+"""The viewer a server serves updates live from the seat's stream, and shows
 the seat's refused attempts (Debian's Chromium, driven by Playwright)."""
 
 from __future__ import annotations

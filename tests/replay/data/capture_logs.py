@@ -1,6 +1,6 @@
 """How `logs-before-issue-11.jsonl.gz` was made: a pytest plugin that keeps every
 game the suite stores, then writes each with the hashes after each event, as
-computed by the code under test. Run on the code before issue 11 (commit 91fc8a2):
+computed by the code under test. Run on the code of commit 91fc8a2 (it wrote v1 logs):
 
     CAPTURE_OUT=logs.jsonl.gz PYTHONPATH=tests/replay/data \\
         python -m pytest -q -p capture_logs -p no:cacheprovider
