@@ -157,9 +157,11 @@ def test_seek_to_any_step_of_a_2000_event_game_takes_at_most_100_ms(
     page.shot("long-game-end")
 
 
-def test_a_simulated_40k_game_opens_steps_and_seeks_quickly(tmp_path: Path, page: Page) -> None:
+def test_a_simulated_40k_game_opens_steps_and_seeks_to_any_step(tmp_path: Path, page: Page) -> None:
     """The viewer on `warledger simulate` output: a complete, random, legal game (its
-    moves, stratagems, undos and result), stepped to the end and seeked at random."""
+    moves, stratagems, undos and result), stepped to the end and seeked at random:
+    each seek shows the row it was sent to. (How fast is a benchmark's question,
+    not a unit test's.)"""
     from warledger.simulate import simulate_game
 
     service = GameService(":memory:")
@@ -172,13 +174,16 @@ def test_a_simulated_40k_game_opens_steps_and_seeks_quickly(tmp_path: Path, page
     page.open(html)
     page.page.keyboard.press("End")
     assert page.step() == events[-1].step
-    timings: list[Any] = page.page.evaluate("""() => {
-        const n = document.querySelectorAll('#log li').length, out = [];
+    landed: list[Any] = page.page.evaluate("""() => {
+        const rows = [...document.querySelectorAll('#log li')], out = [];
         for (let k = 0; k < 20; k++) {
-            const i = (k * 7919) % n, t = performance.now();
-            window.warledgerSeek(i); out.push(performance.now() - t);
+            const i = (k * 7919) % rows.length;
+            window.warledgerSeek(i);
+            out.push([i, rows.indexOf(document.querySelector('#log li.current'))]);
         }
         return out;
     }""")
-    assert max(timings) <= 100, timings
+    assert len({sent for sent, _ in landed}) == 20
+    assert all(sent == shown for sent, shown in landed), landed
+    assert not page.errors, page.errors
     assert page.page.locator("#timeline .mark.stratagem").count() > 0
