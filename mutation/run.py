@@ -23,6 +23,9 @@ alone.
 
 Results go to mutation/results/<module>.json (ignored by git) and a summary
 on stdout; docs/testing.md records the scores and the equivalent mutants.
+A run exits 3 (`UNCOVERED`) when a mutant inside a function is executed by no
+test of its target: the module grew and its target did not, so its score is
+no claim about the new code. Exit 1: a target's tests fail unmutated.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import os
 import signal
 import sys
 import time
+import traceback
 import types
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -44,6 +48,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).resolve().parent / "results"
+#: The exit code of a run in which some mutant is executed by no test of its target.
+UNCOVERED = 3
 
 COMPARE_FLIPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
@@ -602,7 +608,7 @@ def mutate_module(path: str, tests: list[str], only: set[int] | None = None,
                   select: bool = True) -> list[Result]:
     """Every mutant of one module, one at a time, against the tests that execute its
     lines (`select`; otherwise against all of the module's tests). A mutant on lines
-    no test executes survives without a run."""
+    no test executes survives without a run (and fails the run: see `uncovered`)."""
     sys.path.insert(0, str(ROOT))
     os.chdir(ROOT)
     source = (ROOT / path).read_text()
@@ -615,9 +621,9 @@ def mutate_module(path: str, tests: list[str], only: set[int] | None = None,
     if status != "survived":
         raise SystemExit(f"the tests of {path} fail without any mutant ({status}): {tests}")
     timeout = max(10.0, 3 * baseline + 5)
-    covered = lines_by_test(module.__file__ or "", tests) if select else None
-    print(f"{path}: tests pass in {baseline:.1f} s; timeout per mutant {timeout:.0f} s"
-          + (f"; {len(covered)} tests traced" if covered is not None else ""), flush=True)
+    covered = lines_by_test(module.__file__ or "", tests)
+    print(f"{path}: tests pass in {baseline:.1f} s; timeout per mutant {timeout:.0f} s; "
+          f"{len(covered)} tests traced", flush=True)
     results: list[Result] = []
     for mutant in list_mutants(source):
         if only is not None and mutant.index not in only:
@@ -629,6 +635,7 @@ def mutate_module(path: str, tests: list[str], only: set[int] | None = None,
         if not chosen:
             status, seconds = "survived", 0.0
         else:
+            chosen = chosen if select else tests
             status, seconds = in_child(
                 chosen, timeout,
                 lambda m=mutant: apply_mutant(module, source, m, functions),
@@ -639,6 +646,13 @@ def mutate_module(path: str, tests: list[str], only: set[int] | None = None,
         print(mark, end="", flush=True)
     print(flush=True)
     return results
+
+
+def uncovered(results: list[Result]) -> list[Result]:
+    """The mutants inside functions that no test of the target executes. Their
+    module grew while its target did not: its score says nothing about them."""
+    return [r for r in results
+            if r.mutant.kind == "code" and r.status == "survived" and r.tests == 0]
 
 
 def summary(path: str, results: list[Result]) -> dict[str, Any]:
@@ -652,6 +666,7 @@ def summary(path: str, results: list[Result]) -> dict[str, Any]:
         "survived": len(counted) - len(killed),
         "skipped": len(results) - len(counted),
         "type_asserts": sum(1 for r in results if r.mutant.kind == "assert"),
+        "uncovered": len(uncovered(results)),
         "score": round(score, 1),
         "survivors": [{**asdict(r.mutant), "tests": r.tests}
                       for r in counted if r.status == "survived"],
@@ -677,9 +692,12 @@ def report(data: dict[str, Any]) -> None:
           f"({data['skipped']} not applicable, {data.get('type_asserts', 0)} of them in "
           "type asserts)")
     for survivor in data["survivors"]:
-        uncovered = "" if survivor.get("tests", 1) else "  (no test executes it)"
+        unrun = "" if survivor.get("tests", 1) else "  (no test executes it)"
         print(f"  survived #{survivor['index']} line {survivor['line']}: "
-              f"{survivor['description']}  [{survivor['scope']}]{uncovered}")
+              f"{survivor['description']}  [{survivor['scope']}]{unrun}")
+    if data.get("uncovered"):
+        print(f"FAILED: {data['uncovered']} mutants of {data['module']} are executed by no test "
+              "of its target: add the tests that run them to mutation/targets.py")
 
 
 def iter_targets(args: argparse.Namespace) -> Iterator[tuple[str, list[str]]]:
@@ -694,6 +712,22 @@ def iter_targets(args: argparse.Namespace) -> Iterator[tuple[str, list[str]]]:
         yield path, args.tests or TARGETS[path]
 
 
+def measure(path: str, tests: list[str], args: argparse.Namespace) -> int:
+    """Mutate one module, store and report its results: 0, or `UNCOVERED` when some
+    of its mutants are executed by no test of its target."""
+    results = mutate_module(path, tests, set(args.only) if args.only else None,
+                            select=not args.every_test)
+    RESULTS.mkdir(exist_ok=True)
+    name = path.replace("/", ".").removesuffix(".py")
+    stored = RESULTS / f"{name}.json"
+    if args.only and stored.exists():  # rerun some: update the last full run
+        results = merged(json.loads(stored.read_text()), results)
+    data = summary(path, results)
+    stored.write_text(json.dumps(data, indent=1))
+    report(data)
+    return UNCOVERED if data["uncovered"] else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("modules", nargs="*", help="module paths, e.g. domain/dice.py")
@@ -705,6 +739,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="run all of the module's tests against every mutant (by default "
                              "only those that execute the mutated lines)")
     args = parser.parse_args(argv)
+    code = 0
     for path, tests in iter_targets(args):
         if args.list:
             for mutant in list_mutants((ROOT / path).read_text()):
@@ -713,19 +748,18 @@ def main(argv: list[str] | None = None) -> int:
             continue
         pid = os.fork()  # each module in its own process: imports do not leak across
         if pid == 0:
-            results = mutate_module(path, tests, set(args.only) if args.only else None,
-                                    select=not args.every_test)
-            RESULTS.mkdir(exist_ok=True)
-            name = path.replace("/", ".").removesuffix(".py")
-            stored = RESULTS / f"{name}.json"
-            if args.only and stored.exists():  # rerun some: update the last full run
-                results = merged(json.loads(stored.read_text()), results)
-            data = summary(path, results)
-            stored.write_text(json.dumps(data, indent=1))
-            report(data)
-            os._exit(0)
-        os.waitpid(pid, 0)
-    return 0
+            status = 1
+            try:
+                status = measure(path, tests, args)
+            except SystemExit as stop:  # the target's own tests fail: say so, in this child
+                print(stop, file=sys.stderr, flush=True)
+            except Exception:
+                traceback.print_exc()
+            finally:
+                os._exit(status)
+        _, status = os.waitpid(pid, 0)
+        code = max(code, os.waitstatus_to_exitcode(status))
+    return code
 
 
 if __name__ == "__main__":
