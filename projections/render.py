@@ -207,9 +207,19 @@ class LabelPlacer:
         return None
 
 
+#: The palette's colours by the name a player may go by ("red", "blue"...).
+NAMED_COLOURS = dict(zip(("red", "blue", "green", "purple", "orange", "teal"),
+                         PLAYER_COLOURS, strict=True))
+
+
 def player_colours(players: Sequence[str]) -> dict[str, str]:
-    """One colour per player, in script order."""
-    return {p: PLAYER_COLOURS[i % len(PLAYER_COLOURS)] for i, p in enumerate(players)}
+    """One colour per player, the same whatever the seat order: a player named after
+    a colour of the palette ("red", "Blue") is drawn in it; the others take the
+    colours left, in script order."""
+    named = {p: NAMED_COLOURS[p.casefold()] for p in players if p.casefold() in NAMED_COLOURS}
+    free = [c for c in PLAYER_COLOURS if c not in named.values()] or list(PLAYER_COLOURS)
+    others = [p for p in players if p not in named]
+    return {p: named.get(p) or free[others.index(p) % len(free)] for p in players}
 
 
 def fragment(*elements: draw.DrawingBasicElement) -> str:

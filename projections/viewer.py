@@ -55,7 +55,7 @@ from projections.render import (
     unit_drawings,
 )
 from replay.audit import UNDO_TALK as AUDIT_TALK
-from replay.audit import AuditEntry, audit_entries
+from replay.audit import AuditEntry, audit_entries, fold_entries
 from replay.export import hidden_from, seen_by
 
 #: Commands that move play on or talk about it: nothing on the board to explain.
@@ -182,6 +182,7 @@ def with_refusals(frames: list[dict[str, Any]],
             "text": describe_command({"by": by, "do": do, **command}),
             "outcome": f"refused: {attempt['rule']}: {attempt['message']}",
             "citations": [], "dice": [], "rulings": [], "talk": False,
+            "branch": [], "undone": False,
             "cp_before": before["cp_after"], "markers": ["refusal"], "units": {},
             "layers": {}, "notes": [], "legend": [], "unplaced": [],
         })
@@ -210,6 +211,8 @@ class FrameBuilder:
         self.groups_seen: dict[str, set[str]] = {}
         self.drawn: dict[str, str] = {}
         self.events_shown = 0
+        #: The steps `audit --fold` leaves out (an undone branch and its undo talk).
+        self.folded: set[int] = set()
 
     def frames(self, events: Sequence[GameEvent]) -> Iterator[dict[str, Any]]:
         visible = list(events) if self.as_player is None else list(
@@ -217,11 +220,15 @@ class FrameBuilder:
         self.events_shown = len(visible)
         numbers = {e.originator_version: n for n, e in enumerate(visible, start=1)}
         entries = {e.step: e for e in audit_entries(visible)}
+        # "Skip undone branches" hides what `audit --fold` leaves out, no more.
+        kept = {e.step for e in fold_entries(list(entries.values()))}
+        self.folded = {step for step in entries if step not in kept}
         seen = {e.originator_version: e for e in visible}
         game: Game | None = None
         for step, group in groupby(events, key=lambda e: e.step):
             batch = list(group)
-            before = None if game is None else self.seen_state(game.state)
+            # A copy: applying the step changes the game's state in place.
+            before = None if game is None else self.seen_state(game.state.model_copy(deep=True))
             cp_before = cp_of(before)
             for event in batch:
                 if game is None:
@@ -290,7 +297,8 @@ class FrameBuilder:
             "rulings": entry.rulings,
             "branch": entry.branch,
             "undone": entry.undone,
-            "talk": entry.command in AUDIT_TALK,
+            # Undo talk folded away with its branch (a result's answer is not).
+            "talk": entry.step in self.folded and not entry.undone,
             "cp_before": cp_before,
             "cp_after": cp_of(after),
             "markers": markers_of(shown, before, after),
