@@ -103,11 +103,7 @@ class DiceSource:
 
     def _take_reusable(self, count: int, sides: int) -> tuple[int, ...]:
         if self.reusable and self.physical is not None:
-            queued = len(self.reusable)
-            raise InputError(
-                f"{dice(queued)} of undone steps {'is' if queued == 1 else 'are'} queued and "
-                f"used first; this step may not supply dice of its own"
-            )
+            self._refuse_own_dice()
         taken: list[int] = []
         while self.reusable and len(taken) < count and 1 <= self.reusable[0] <= sides:
             taken.append(self.reusable.popleft())
@@ -137,13 +133,18 @@ class DiceSource:
         if self.physical is None:
             return
         if self.physical and self.reusable:
-            raise InputError(
-                f"{len(self.reusable)} dice of undone steps are queued and are used first; "
-                "this step may not supply dice of its own"
-            )
+            self._refuse_own_dice()
         for value in self.physical:
             if value < 1:
                 raise InputError(f"a die cannot show {value}")
+
+    def _refuse_own_dice(self) -> None:
+        """INPUT: a step gave dice of its own while undone dice are queued."""
+        queued = len(self.reusable)
+        raise InputError(
+            f"{dice(queued)} of undone steps {'is' if queued == 1 else 'are'} queued and "
+            "used first; this step may not supply dice of its own"
+        )
 
     def check_all_used(self) -> None:
         """Refuse a step that supplied more physical dice than it rolled."""

@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections import Counter
+from types import SimpleNamespace
+from typing import Any
+from uuid import UUID
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.dice import DiceSource, digital_die, seed_commitment
+from domain import dice as dice_module
+from domain.dice import DiceSource, digital_die, physical_dice_problem, seed_commitment
 from domain.errors import InputError
+from domain.ruleset import Setup
+from replay.service import GameService
+from tests.accepting import accept
+from tests.dice_game import DICE  # noqa: F401  (registers the test-dice rule set)
+
+DICE_GAME = Setup(ruleset="test-dice", board={"width": 10, "height": 10},
+                  players=("red", "blue"), seed=99)
 
 
 def test_a_digital_die_is_the_same_for_the_same_seed_and_index() -> None:
@@ -155,3 +168,129 @@ def test_a_step_with_dice_it_does_not_roll_is_refused_with_input(play) -> None: 
     step = result["steps"][0]
     assert (step["accepted"], step["rule"]) == (False, "INPUT")
     assert result["state"]["phase"] == "deployment"
+
+
+def test_a_die_whose_whole_block_is_biased_is_drawn_from_the_next_block(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Rejection sampling goes on in HMAC(seed, "die:INDEX:1") when every byte of
+    block 0 is at or above the limit (a chance below 2**-32 for any die, so no real
+    seed reaches it: the block is forced here)."""
+    real = hmac.new
+
+    def forced(key: bytes, message: bytes, digestmod: Any) -> Any:
+        if message == b"die:7:0":
+            return SimpleNamespace(digest=lambda: bytes([255] * 32))
+        return real(key, message, digestmod)
+
+    monkeypatch.setattr(dice_module, "hmac", SimpleNamespace(new=forced))
+    block = hmac.new(b"42", b"die:7:1", hashlib.sha256).digest()
+
+    assert digital_die(42, 7) == next(b for b in block if b < 252) % 6 + 1
+
+
+@pytest.mark.parametrize("given_dice", [None, [], [1], (6, 2), [1] * 1000])
+def test_none_or_up_to_1000_whole_numbers_are_physical_dice(given_dice: object) -> None:
+    assert physical_dice_problem(given_dice) is None
+
+
+@pytest.mark.parametrize("given_dice", ["12", 3, {"a": 1}, [True], [3.0], [1, "2"]])
+def test_anything_but_a_list_of_whole_numbers_is_no_physical_dice(given_dice: object) -> None:
+    assert physical_dice_problem(given_dice) == "dice must be a list of whole numbers"
+
+
+def test_1001_physical_dice_are_more_than_a_step_supplies() -> None:
+    assert physical_dice_problem([1] * 1001) == "a step supplies at most 1,000 dice, not 1,001"
+
+
+def test_exactly_1000_physical_dice_reach_the_rules_and_1001_do_not(
+    service: GameService,
+) -> None:
+    """A roll of 1 die given 1,000: the rules take the first and refuse the 999 left
+    (INPUT); given 1,001, the step is refused before any rule is asked. Neither
+    writes anything."""
+    game_id = service.start(DICE_GAME)
+    before = service.stored_events(game_id)
+
+    thousand = service.handle(game_id, {"do": "roll", "by": "red"}, [4] * 1000)
+    more = service.handle(game_id, {"do": "roll", "by": "red"}, [4] * 1001)
+
+    assert (thousand.rule, thousand.message) == (
+        "INPUT", "the step supplied 999 dice more than it rolled")
+    assert (more.rule, more.message) == (
+        "INPUT", "a step supplies at most 1,000 dice, not 1,001")
+    assert service.stored_events(game_id) == before
+
+
+def test_a_script_step_may_give_1000_dice_and_no_more(play) -> None:  # type: ignore[no-untyped-def]
+    steps = [{"by": "red", "do": "roll", "dice": [2] * count} for count in (1000, 1001)]
+    result = play({"ruleset": "test-dice", "board": {"width": 10, "height": 10},
+                   "players": ["red", "blue"], "steps": steps})
+
+    assert [(s["accepted"], s["rule"]) for s in result["steps"]] == [
+        (False, "INPUT"), (False, "INPUT")]
+    assert "999 dice more than it rolled" in result["steps"][0]["message"]
+    assert "at most 1,000 dice, not 1,001" in result["steps"][1]["message"]
+
+
+def test_digital_dice_fit_any_step() -> None:
+    DiceSource(seed=0, next_index=0).check_fit()
+    DiceSource(seed=0, next_index=0, reusable=[3]).check_fit()
+
+
+@pytest.mark.parametrize("physical", [[1], [1, 6, 300], []])
+def test_physical_dice_showing_1_or_more_fit_before_the_rules_are_asked(
+    physical: list[int],
+) -> None:
+    """The faces a die may show are known only when it is rolled (d6 or d20): before
+    the rules, a die must show 1 or more."""
+    DiceSource(seed=0, next_index=0, physical=physical).check_fit()
+
+
+@pytest.mark.parametrize("value", [0, -1])
+def test_a_physical_die_below_1_does_not_fit_whatever_is_rolled(value: int) -> None:
+    source = DiceSource(seed=0, next_index=0, physical=[2, value])
+
+    with pytest.raises(InputError, match=f"^INPUT: a die cannot show {value}$"):
+        source.check_fit()
+
+
+@pytest.mark.parametrize("queued, words", [([5], "1 die of undone steps is queued"),
+                                           ([5, 2], "2 dice of undone steps are queued")])
+def test_physical_dice_do_not_fit_while_undone_dice_are_queued(
+    queued: list[int], words: str,
+) -> None:
+    source = DiceSource(seed=0, next_index=0, physical=[6], reusable=queued)
+
+    with pytest.raises(InputError, match=f"^INPUT: {words} and used first; this step may not "
+                                         "supply dice of its own$"):
+        source.check_fit()
+
+
+def undone_roll(service: GameService) -> tuple[UUID, int]:
+    """A game whose one roll (a physical 3) was undone by consent: the 3 is queued."""
+    game_id = service.start(DICE_GAME)
+    accept(service, game_id, {"do": "roll", "by": "red"}, [3])
+    accept(service, game_id, {"do": "request_undo", "by": "red"})
+    accept(service, game_id, {"do": "consent", "by": "blue", "accept": True})
+    assert service.load(game_id).state.reusable_dice == [3]
+    return game_id, len(service.stored_events(game_id))
+
+
+@pytest.mark.parametrize("physical", [[6], [3], []])
+def test_physical_and_reused_dice_together_are_refused_and_write_nothing(
+    service: GameService, physical: list[int],
+) -> None:
+    """No fishing (CORE dice principle): with an undone 3 queued, a roll that gives
+    dice of its own, even the same 3 or none at all, is refused with INPUT; the
+    queue and the log are as they were, and the next roll is the 3 again."""
+    game_id, events = undone_roll(service)
+
+    refused = service.handle(game_id, {"do": "roll", "by": "red"}, physical)
+
+    assert (refused.accepted, refused.rule) == (False, "INPUT")
+    assert refused.message is not None and "1 die of undone steps is queued" in refused.message
+    assert len(service.stored_events(game_id)) == events
+    assert service.load(game_id).state.reusable_dice == [3]
+    again = service.handle(game_id, {"do": "roll", "by": "red"})
+    assert (again.accepted, again.message) == (True, "rolled 3")
