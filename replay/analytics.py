@@ -20,6 +20,7 @@ An event of a type the fold does not know stops the projection with
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -27,6 +28,8 @@ from typing import Any
 
 import orjson
 
+from domain.errors import ScriptError
+from domain.ruleset import find_ruleset
 from events.base import stored_as_current_since, upcast
 from events.registry import every_fact_type
 
@@ -203,6 +206,10 @@ class GameContext:
     arrivals: dict[str, int] = field(default_factory=dict)
     window: str | None = None
     aro: JsonDict | None = None
+    #: Every result fact not yet settled, in log order: {step, event_no, status,
+    #: winner, draw, points, undone}. The game's result is the last one not undone,
+    #: so an undo by consent retracts a result and a redo restores it.
+    results: list[JsonDict] = field(default_factory=list)
 
     def to_json(self) -> str:
         return dumps(self.__dict__)
@@ -290,7 +297,7 @@ NO_ROWS = frozenset({
     # The explicit facts of v2 logs: what appliers used to decide (undo depth, redo
     # stack, one-use modifiers, cancelled tests, carried riders and members, moves
     # counted): bookkeeping that no table counts.
-    "StepsSettled", "RedoStackCleared", "CostModifiersUsed", "BattleShockTestsCancelled",
+    "CostModifiersUsed", "BattleShockTestsCancelled",
     "RiderCarried", "RiderTokensRemoved", "T9AMembersMoved", "T9AMoveCounted",
 })
 
@@ -309,10 +316,27 @@ def known_fact_types() -> frozenset[str]:
 
 
 # -- the game and its steps ---------------------------------------------------------------
+@functools.cache
+def start_of(ruleset: str) -> tuple[int, str | None]:
+    """The round and phase a game of `ruleset` starts in (the rule set's own
+    `start_phase`; round 0 and no phase for a rule set this process does not know)."""
+    try:
+        return find_ruleset(ruleset).start_phase()
+    except ScriptError:
+        return 0, None
+
+
 @handles("GameStarted")
 def _started(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    """The set-up's facts happen where the game starts: its first phase, the first
+    player's (a 40k game's first Command phase CP come with the set-up)."""
     g = ev.game
     g.ruleset, g.variant, g.players = fact["ruleset"], fact.get("variant"), list(fact["players"])
+    g.round, g.phase = start_of(g.ruleset)
+    g.active = g.players[0] if g.players else None
+    g.rounds = g.round
+    if g.round >= 1:
+        g.first_player = g.active
 
 
 @handles("GameMetadataRecorded")
@@ -373,16 +397,74 @@ def _result_confirmed(ev: Ev, fact: JsonDict, out: Batch) -> None:
 @handles("ResultRefused")
 def _result_refused(ev: Ev, fact: JsonDict, out: Batch) -> None:
     g = ev.game
-    g.result, g.winner, g.draw, g.points = "refused", None, False, {}
-    g.result_event = ev.event_no
+    _set_result(ev, "refused", {})
     out.add(CONTESTS, g.game_id, ev.event_no, ev.step, "", "result_refused")
 
 
 def _set_result(ev: Ev, status: str, fact: JsonDict) -> None:
+    """A result fact, kept with the step of play it belongs to: a proposal (and a
+    judge's own confirmation) with its own step; an answer given by `consent`, which
+    is no step of play, with the proposal's step, as an `answer` that an undo of that
+    step undoes and a redo does not bring back (the proposal waits again)."""
     g = ev.game
-    g.result, g.winner, g.draw = status, fact.get("winner"), bool(fact.get("draw"))
-    g.result_event = ev.event_no
-    g.points = {str(k): int(v) for k, v in (fact.get("points") or {}).items()}
+    proposals = [r for r in g.results if r["status"] == "proposed" and not r["undone"]]
+    step = ev.step if status == "proposed" or not proposals else proposals[-1]["step"]
+    g.results.append({
+        "step": step, "event_no": ev.event_no, "status": status, "answer": step != ev.step,
+        "winner": fact.get("winner"), "draw": bool(fact.get("draw")),
+        "points": {str(k): int(v) for k, v in (fact.get("points") or {}).items()},
+        "undone": False,
+    })
+    _current_result(g)
+
+
+def _current_result(g: GameContext) -> None:
+    """The game's result: its last result fact that is not undone (none: no result)."""
+    standing = [r for r in g.results if not r["undone"]]
+    last = standing[-1] if standing else None
+    if last is None:
+        g.result, g.result_event, g.winner, g.draw, g.points = None, None, None, False, {}
+        return
+    g.result, g.result_event = last["status"], last["event_no"]
+    g.winner, g.draw, g.points = last["winner"], last["draw"], dict(last["points"])
+
+
+def _flip_results(out: Batch, g: GameContext, steps: list[int], undone: bool) -> None:
+    """CORE-UNDO-CONSENT: an undo retracts the results its steps recorded (proposed,
+    confirmed or refused: a refusal undone is no longer a contested result); a redo
+    brings back what the redone steps themselves recorded, not the answers."""
+    chosen = set(steps)
+    flipped = [r for r in g.results if r["step"] in chosen and r["undone"] != undone]
+    for record in flipped:
+        record["undone"] = undone
+        if record["status"] != "refused":
+            continue
+        if undone:
+            out.update(f"delete from {CONTESTS.name} where game_id = ? and event_no = ? "
+                       "and kind = 'result_refused'", g.game_id, record["event_no"])
+        else:
+            out.update(f"insert into {CONTESTS.name} (game_id, event_no, step, rule, kind) "
+                       "values (?, ?, ?, '', 'result_refused')",
+                       g.game_id, record["event_no"], record["step"])
+    if undone:  # answers never come back
+        g.results = [r for r in g.results if not (r["undone"] and r.get("answer"))]
+    if flipped:
+        _current_result(g)
+
+
+@handles("RedoStackCleared")
+def _redo_cleared(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    """CORE-REDO-NOTHING: undone results can no longer come back."""
+    ev.game.results = [r for r in ev.game.results if not r["undone"]]
+
+
+@handles("StepsSettled")
+def _settled(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    """CORE-UNDO-DEPTH: of the results of settled steps, only the last can still be the
+    game's (the context stays bounded by the undo depth)."""
+    g, settled = ev.game, set(fact["steps"])
+    superseded = [r for r in g.results if r["step"] in settled and not r["undone"]][:-1]
+    g.results = [r for r in g.results if not any(r is old for old in superseded)]
 
 
 @handles("ClauseApplied")
@@ -431,6 +513,9 @@ def _restore(g: GameContext, restored: JsonDict) -> None:
     g.round = restored.get("round", g.round)
     g.active = restored.get("active_player", g.active)
     g.phase = restored.get("phase", g.phase)
+    g.rounds = g.round  # the rounds the game reached (undone rounds not among them)
+    if g.round < 1:
+        g.first_player = None
     g.finished = bool(restored.get("finished", g.finished))
     g.end_reason = restored.get("end_reason", g.end_reason)
     window = restored.get("reaction_window")
@@ -447,6 +532,8 @@ def _undone(ev: Ev, fact: JsonDict, out: Batch) -> None:
     g.undos += 1
     g.steps -= len(steps)
     _flip(out, g, steps, 1)
+    _flip_results(out, g, steps, True)
+    _flip_answers(out, g, steps, True)
     _contest(out, ev, steps, "undo")
     _restore(g, fact["restored"])
 
@@ -457,6 +544,8 @@ def _redone(ev: Ev, fact: JsonDict, out: Batch) -> None:
     g.redos += 1
     g.steps += len(steps)
     _flip(out, g, steps, 0)
+    _flip_results(out, g, steps, False)
+    _flip_answers(out, g, steps, False)
     _contest(out, ev, steps, "redo")
     _restore(g, fact["restored"])
 
@@ -490,8 +579,28 @@ def _declared(ev: Ev, fact: JsonDict, out: Batch) -> None:
     g = ev.game
     if g.window == "aro" and g.aro is not None:
         g.aro["declared"][fact["by"]] = fact["answer"]
-        out.update(f"update {ARO.name} set declared = ? where game_id = ? and event_no = ?",
-                   dumps(g.aro["declared"]), g.game_id, g.aro["event_no"])
+        g.aro.setdefault("answers", []).append(
+            {"by": fact["by"], "answer": fact["answer"], "step": ev.step, "undone": False})
+        _write_declared(out, g, g.aro)
+
+
+def _write_declared(out: Batch, g: GameContext, aro: JsonDict) -> None:
+    out.update(f"update {ARO.name} set declared = ? where game_id = ? and event_no = ?",
+               dumps(aro["declared"]), g.game_id, aro["event_no"])
+
+
+def _flip_answers(out: Batch, g: GameContext, steps: list[int], undone: bool) -> None:
+    """CORE-UNDO-CONSENT: AROs declared in undone steps leave their skill's row (a
+    redo brings them back); the skill's own step may stand."""
+    aro, chosen = g.aro, set(steps)
+    answers = [] if aro is None else aro.get("answers", [])
+    flipped = [a for a in answers if a["step"] in chosen and a["undone"] != undone]
+    if aro is None or not flipped:
+        return
+    for answer in flipped:
+        answer["undone"] = undone
+    aro["declared"] = {a["by"]: a["answer"] for a in answers if not a["undone"]}
+    _write_declared(out, g, aro)
 
 
 @handles("ReactionWindowClosed")

@@ -153,9 +153,9 @@ def rounded(value: float) -> float:
 
 
 def add_win_rates(rows: list[Row]) -> list[Row]:
-    """Win rate (wins / games) and its 95% Wilson interval."""
+    """Win rate (wins / player-games) and its 95% Wilson interval."""
     for row in rows:
-        n, wins = int(row["games"]), int(row["wins"])
+        n, wins = int(row["player_games"]), int(row["wins"])
         low, high = wilson(wins, n)
         row["win_rate"] = rounded(wins / n) if n else 0.0
         row["ci_low"], row["ci_high"] = rounded(low), rounded(high)
@@ -198,9 +198,13 @@ def dice_fit(rows: list[Row]) -> list[Row]:
 GAMES_JOIN = ""
 RESULTS_BASE = """
 select p.game_id, g.result_event as event_no, g.ruleset, '{dim}' as dimension, {group} as grp,
-       p.outcome, p.points
+       p.outcome, p.points, {mirror} as mirror
 from players p join games g on g.game_id = p.game_id
 where g.result = 'confirmed' {{g}} {{player}}"""
+#: A player of a game whose opponent plays the same faction (a mirror match).
+MIRROR = ("case when p.faction is not null and exists (select 1 from players q where "
+          "q.game_id = p.game_id and q.player <> p.player and q.faction = p.faction) "
+          "then 1 else 0 end")
 
 MK_BASE = " union all ".join(f"""
 select t.game_id, t.event_no, {player} as player, '{measure}' as measure, {kind} as kind,
@@ -214,18 +218,23 @@ from {table} t where t.undone = 0 {{games}}""" for table, player, measure, kind,
 
 SPECS: dict[str, Spec] = {s.name: s for s in (
     Spec("results", "Win rate by rule set, faction and first player (95% Wilson interval)",
-         " union all ".join(RESULTS_BASE.format(dim=dim, group=group) for dim, group in (
-             ("faction", "coalesce(p.faction, '(no faction)')"),
+         " union all ".join(RESULTS_BASE.format(dim=dim, group=group, mirror=mirror)
+                            for dim, group, mirror in (
+             ("faction", "coalesce(p.faction, '(no faction)')", MIRROR),
              ("first", "case when p.went_first = 1 then 'went first' "
-                       "else 'went second' end"),
+                       "when p.went_first = 0 then 'went second' "
+                       "else 'first player unknown' end", "0"),
          )),
          "p.player", ("ruleset", "dimension", "grp"),
-         (("games", "count(*)"), ("wins", count_if("outcome = 'win'")),
+         (("games", "count(distinct game_id)"), ("player_games", "count(*)"),
+          ("mirror_games", "count(distinct case when mirror = 1 then game_id end)"),
+          ("wins", count_if("outcome = 'win'")),
           ("draws", count_if("outcome = 'draw'")), ("losses", count_if("outcome = 'loss'")),
           ("avg_points", "avg(points)")),
          post=add_win_rates,
-         note="confirmed results only (a result counts once confirmed); "
-              "a draw is not a win"),
+         note="confirmed results only; win_rate = wins / player_games (a player-game per "
+              "player of each game: a mirror match counts twice for its faction, once as "
+              "a win and once as a loss); games: distinct games; a draw is not a win"),
     Spec("stratagems", "40k stratagem uses and CP paid, per stratagem, phase and round",
          " union all ".join(f"""
 select t.game_id, t.event_no, '{dim}' as dimension, {col} as grp, t.cost

@@ -43,7 +43,7 @@ def win_rates(axes: Any, rows: list[dict[str, Any]]) -> None:
     colours = ["tab:blue" if r["dimension"] == "faction" else "tab:orange" for r in rows]
     axes.bar(range(len(rows)), rates, yerr=[low, high], capsize=4, color=colours)
     for x, r in enumerate(rows):
-        axes.annotate(f"N={r['games']}", (x, 0.02), ha="center", fontsize=7, color="white",
+        axes.annotate(f"N={r['player_games']}", (x, 0.02), ha="center", fontsize=7, color="white",
                       rotation=90 if len(rows) > 12 else 0)
     axes.axhline(0.5, color="grey", linestyle="--", linewidth=1)
     axes.set_xticks(range(len(rows)), labels, fontsize=7, rotation=40, ha="right",

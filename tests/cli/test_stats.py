@@ -56,9 +56,9 @@ def test_results_count_confirmed_results_only(db: str, capsys: pytest.CaptureFix
     rows = published(capsys, db, "results")["results"]["rows"]
     first = [r for r in rows if r["dimension"] == "first"]
     # 40 games, every fifth refused: 32 confirmed, each counted once per player.
-    assert sum(r["games"] for r in first) == 64
+    assert sum(r["player_games"] for r in first) == 64
     for row in rows:
-        assert row["games"] == row["wins"] + row["draws"] + row["losses"]
+        assert row["player_games"] == row["wins"] + row["draws"] + row["losses"]
         assert row["ci_low"] <= row["win_rate"] <= row["ci_high"]
 
 
@@ -148,7 +148,8 @@ def test_every_published_figure_is_reproduced_from_the_parquet_export(
         half = z * math.sqrt(wins / n * (1 - wins / n) / n + z * z / (4 * n * n)) / (1 + z * z / n)
         row = next(r for r in figures["results"]["rows"]
                    if (r["ruleset"], r["dimension"], r["grp"]) == (ruleset, "faction", faction))
-        assert (row["games"], row["wins"]) == (n, wins)
+        assert (row["player_games"], row["wins"]) == (n, wins)
+        assert row["games"] == group.game_id.nunique()
         assert row["win_rate"] == round(wins / n, 4)
         assert (row["ci_low"], row["ci_high"]) == (round(centre - half, 4),
                                                    round(centre + half, 4))

@@ -37,7 +37,7 @@ COUNTED = {
     "dice": {"DiceRolled"},
 }
 #: The column of a figure's row that counts its facts (None: no such column).
-FACTS = {"results": "games", "stratagems": "uses", "cp": None, "ambush": "arrivals",
+FACTS = {"results": "player_games", "stratagems": "uses", "cp": None, "ambush": "arrivals",
          "aro": "count", "rules": "count", "mageknight": "count", "dice": "dice"}
 
 
@@ -72,8 +72,7 @@ def test_explain_traces_every_row_to_the_facts_it_counts(db: str, name: str) -> 
     rows = figure(source, name, Filters()).rows
     for index, row in enumerate(rows, start=1):
         found = explain(source, name, Filters(), index)
-        if name != "results":  # results count player-games (a mirror match is 2 in 1 game)
-            assert len(found["games"]) == row.get("games", len(found["games"])), (name, index)
+        assert len(found["games"]) == row.get("games", len(found["games"])), (name, index)
         if FACTS[name] is not None:
             assert found["facts"] == row[FACTS[name]], (name, index)
         named = {types[(game, event)] for game, events in found["games"].items()
