@@ -271,13 +271,20 @@ class SignedHeads:
 
 
 def check_head(key: bytes, game_id: UUID, version: int, head_hash: str,
-               signed: SignedHead | None) -> None:
-    """The head a decision would stand on must be the latest signed head."""
+               signed: SignedHead | None, listed: int | None = None) -> None:
+    """The head a decision would stand on must be the latest signed head. `listed`: the
+    event from which the key's signed-games record says the game was signed
+    (`replay.signed_games`), None when the record does not list it."""
+    if signed is None and listed is not None:
+        raise TamperedGameError(
+            f"game {game_id} has no head signed with {KEY_ENV}, but the key's signed-games "
+            f"record lists it (signed from event {listed}): its signed heads were removed "
+            "from the database; nothing was decided")
     if signed is None:
         raise TamperedGameError(
             f"game {game_id} has no head signed with {KEY_ENV}: it was stored without the "
-            "key, or its signed heads were removed (after `warledger verify`, "
-            "`verify --sign-head` signs it); nothing was decided")
+            "key (`warledger verify` names its head; `verify --sign-head HEAD` adopts it "
+            "once HEAD is compared with a receipt); nothing was decided")
     if signed.version < version:
         raise TamperedGameError(
             f"game {game_id} has events after its last signed head (event {signed.version}, "

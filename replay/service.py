@@ -62,6 +62,7 @@ from replay.keyed import (
 )
 from replay.mapper import OrjsonTranscoder, PydanticMapper
 from replay.past_states import PastStates
+from replay.signed_games import SignedGamesRecord
 from replay.snapshots import Warn, trusted_game
 from replay.storage import APPLICATION, schema_setup_lock, storage_env
 
@@ -307,12 +308,17 @@ class GameService(Application[UUID]):
     snapshot_recheck_events: ClassVar[int] = 400
 
     def __init__(self, db: str | None = None, *, clock: Clock | None = None,
-                 env: dict[str, str] | None = None, key: bytes | None = None) -> None:
+                 env: dict[str, str] | None = None, key: bytes | None = None,
+                 signed_games: SignedGamesRecord | None = None) -> None:
         settings = {**storage_env(db), "IS_SNAPSHOTTING_ENABLED": "y", **(env or {})}
         #: The server key (`WARLEDGER_KEY`, `replay.keyed`): with it, heads and snapshots
         #: are signed, and only what they authenticate is decided on.
         self.key = key
         self.heads: SignedHeads | None = None
+        #: With the key, the key's record of the games it signed, outside the database
+        #: (`replay.signed_games`; by default where `WARLEDGER_SIGNED_GAMES` says).
+        self.signed_games = signed_games if signed_games is not None or key is None \
+            else SignedGamesRecord.for_key(key)
         with schema_setup_lock(settings):  # PostgreSQL: one client sets up at a time
             for attempt in range(SETUP_ATTEMPTS):
                 try:
@@ -535,6 +541,8 @@ class GameService(Application[UUID]):
         processing.events.extend(game.collect_events())
         processing.aggregates[game.id] = game
         if self.key is not None:  # signed in the transaction that stores the events
+            assert self.signed_games is not None
+            self.signed_games.list(game.id, game.version)  # first, outside the database
             processing.saved_kwargs[HEADS_KWARG] = [
                 (game.id, game.version, head_mac(self.key, game.id, game.version, game.head_hash))]
         recordings = self._record(processing)
@@ -586,7 +594,10 @@ class GameService(Application[UUID]):
             signed = self.heads.latest(game_id)
             if signed is None or signed.version <= game.version:
                 break
-        check_head(self.key, game_id, game.version, game.head_hash, signed)
+        listed = None
+        if signed is None and self.signed_games is not None:
+            listed = self.signed_games.listed(game_id)
+        check_head(self.key, game_id, game.version, game.head_hash, signed, listed)
         return game
 
     def load(self, game_id: UUID) -> Game:

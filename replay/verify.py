@@ -16,7 +16,9 @@ fails the log is named (it was rewritten at or before that event, even with its
 hash chain recomputed), as are events after the last signed head (written
 without the key) and signed heads past the log's end (events removed). A
 snapshot whose seal carries a MAC that fails is named at its event; one with no
-MAC (written without the key) is only noted.
+MAC (written without the key) is only noted. A game with no signed head at all
+is never ok with the key: it is UNSIGNED, and the verdict says whether the key's
+signed-games record (`replay.signed_games`, outside the database) lists it.
 
 Snapshots are a cache, not part of the log: a snapshot row that cannot be
 read at all is ignored and noted (the events decide), but a readable snapshot
@@ -69,14 +71,25 @@ class Verdict:
     #: What was ignored on the way (an unreadable snapshot row): one line each.
     notes: tuple[str, ...] = ()
     #: What the check says of the keyed heads (`replay.keyed`): `SIGNED`, `UNSIGNED`
-    #: (a key was given, the game has no signed head), `UNCHECKED` (the game has signed
-    #: heads, no key was given), or "" (no key given, none stored).
+    #: (a key was given, the game has no signed head: never `ok`), `UNCHECKED` (the game
+    #: has signed heads, no key was given), or "" (no key given, none stored).
     heads: str = ""
+    #: An `UNSIGNED` game that the key's signed-games record lists: the event of its
+    #: first signed head (`replay.signed_games`); None when the record does not list it.
+    listed: int | None = None
+
+    @property
+    def unsigned(self) -> bool:
+        """With the key: the chain and every decision hold, but no head is signed."""
+        return self.heads == UNSIGNED
 
     def line(self, adopt: str = "warledger verify DB GAME --sign-head") -> str:
-        """One human line (`adopt`: the command that signs an unsigned game's head)."""
+        """One human line (`adopt`: the command that signs an unsigned game's head, to
+        which its head hash is added)."""
+        if self.unsigned:
+            return self.unsigned_line(adopt)
         if self.ok:
-            heads = HEADS_WORDS.get(self.heads, "").format(adopt=adopt)
+            heads = HEADS_WORDS.get(self.heads, "")
             return (
                 f"ok: {counted(self.events, 'event')}, {counted(self.steps, 'step')}; hash chain "
                 f"and every "
@@ -84,14 +97,26 @@ class Verdict:
             )
         return f"BAD event {self.bad_version}: {self.reason}"
 
+    def unsigned_line(self, adopt: str) -> str:
+        """`UNSIGNED: …`: what was checked, and whether the key's record lists the game."""
+        checked = (f"UNSIGNED: no head of this game is signed with {KEY_ENV} "
+                   f"({counted(self.events, 'event')}, {counted(self.steps, 'step')}: the hash "
+                   f"chain and every decision check out; head {self.head_hash}); ")
+        if self.listed is not None:
+            return checked + (
+                f"the key's signed-games record LISTS it (signed from event {self.listed}): "
+                "its signed heads were removed from the database, and its log may have been "
+                "rewritten with them; it is not adopted")
+        return checked + (
+            "the key's signed-games record does not list it: it was stored without the key "
+            "(or signed before the record was kept); compare its head with a player's "
+            f"receipt, then `{adopt} {self.head_hash}` adopts it")
+
 
 #: What a verdict adds about the keyed heads, by `Verdict.heads`.
 SIGNED, UNSIGNED, UNCHECKED = "signed", "unsigned", "unchecked"
 HEADS_WORDS = {
     SIGNED: f"; every head signed with {KEY_ENV} checks out",
-    UNSIGNED: (f"; its heads are unsigned (stored without {KEY_ENV}): the key proves "
-               "nothing about who wrote it, and a keyed server will not decide on it until "
-               "`{adopt}` adopts it"),
     UNCHECKED: (f"; its {KEY_ENV} heads were NOT checked (no key given: set {KEY_ENV} to "
                 "check who wrote it)"),
 }
@@ -129,7 +154,23 @@ def verify_game(service: GameService, game_id: UUID, expect_head: str | None = N
             )
     except VerifyFailure as failure:
         return Verdict(False, 0, 0, failure.version, failure.reason, notes=tuple(notes))
-    return Verdict(True, len(events), steps, head_hash=head, notes=tuple(notes), heads=heads)
+    listed = service.signed_games.listed(game_id) if service.signed_games is not None \
+        and heads == UNSIGNED else None
+    if service.key is None and len(events) > service.snapshot_recheck_events:
+        notes.append(unkeyed_snapshot_warning(service.snapshot_recheck_events))
+    return Verdict(heads != UNSIGNED, len(events), steps, head_hash=head, notes=tuple(notes),
+                   heads=heads, listed=listed)
+
+
+def unkeyed_snapshot_warning(recheck_events: int) -> str:
+    """What a judge must know of a game longer than the snapshot rebuild window, checked
+    without the key (docs/testing.md "Snapshots are a cache"): `verify` compares every
+    snapshot with the replayed game, but `replay`, `step` and a server trust one past
+    the window on its seal alone, which anyone who can write the database can redo."""
+    return (f"without {KEY_ENV}, a stored snapshot more than {recheck_events} events into "
+            "this game is trusted on its seal alone: `replay`, `step` and a server would "
+            "follow one re-sealed by whoever can write the database (this check compared "
+            f"every snapshot with the replayed game); set {KEY_ENV} to sign snapshots")
 
 
 @dataclass
@@ -145,11 +186,13 @@ def checked_heads(service: GameService, game_id: UUID, events: Sequence[GameEven
                   signed_snapshots: Sequence[int], *, adopting: bool) -> str:
     """What `verify` can say of the game's keyed heads (`Verdict.heads`).
 
-    With the key, every signed head is checked (`check_signed_heads`). A game with none
-    is `UNSIGNED`, not tampered: it was stored without the key (a keyed server still
-    will not decide on it). But a game whose snapshots carry this key's MAC was stored
-    with the key, so signed heads missing from it were removed. Without the key, a game
-    that has signed heads or MACs is `UNCHECKED`: nothing proves who wrote it."""
+    With the key, every signed head is checked (`check_signed_heads`), and a game whose
+    heads hold is listed in the key's signed-games record if it is not yet (one signed
+    before the record was kept). A game with none is `UNSIGNED`, never ok: stored
+    without the key, or stripped of its heads (`verify_game` says whether the record
+    lists it). A game whose snapshots carry this key's MAC was stored with the key, so
+    signed heads missing from it were removed: a failure. Without the key, a game that
+    has signed heads or MACs is `UNCHECKED`: nothing proves who wrote it."""
     if service.key is None or service.heads is None:
         keyed = stored_head_count(service.recorder, game_id) > 0 or any(
             MAC_KEY in seal for seal in snapshot_seals(service, game_id))
@@ -162,6 +205,8 @@ def checked_heads(service: GameService, game_id: UUID, events: Sequence[GameEven
                                 "stored with the key, and its signed heads were removed")
         return UNSIGNED
     check_signed_heads(service.key, game_id, events, heads, adopting=adopting)
+    if heads and service.signed_games is not None:  # a game signed before it was kept
+        service.signed_games.list(game_id, heads[0].version)
     return SIGNED if heads else ""  # adopting an unsigned game: its head is signed next
 
 

@@ -10,6 +10,7 @@ they are skipped, and the summary says how many were.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,12 @@ from warledger.script import parse_script, run_script
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+# A keyed service lists the games it signs in the key's signed-games record
+# (`replay.signed_games`): the tests keep theirs in a throwaway folder, never in $HOME
+# (a test that needs its own sets WARLEDGER_SIGNED_GAMES itself).
+os.environ.setdefault("WARLEDGER_SIGNED_GAMES", os.path.join(
+    tempfile.mkdtemp(prefix="warledger-signed-games-"), "signed-games.jsonl"))
 
 #: The PostgreSQL server of the tests, or None (no variable, or the opt-out `skip`).
 POSTGRES_URL: str | None = os.environ.get("WARLEDGER_TEST_POSTGRES") or None

@@ -2,7 +2,8 @@
 
 Every expected failure (a malformed script, an unknown game, a bad value, a
 database problem) is one line on stderr and exit code 2; `verify` exits 1 for
-a tampered game, and `step` exits 1 when its step is refused. No tracebacks.
+a tampered game (and, with `WARLEDGER_KEY`, 5 for a game with no signed head), and
+`step` exits 1 when its step is refused. No tracebacks.
 
 `--as PLAYER` makes an output one player's: it shows, counts, numbers and
 hashes only what that player may know (`replay.positions`, `replay.export`).
@@ -143,9 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="check the hash chain and re-decide every command")
     add_game_args(verify)
     verify.add_argument("--expect-head", help="the head hash from a receipt")
-    verify.add_argument("--sign-head", action="store_true",
-                        help="with WARLEDGER_KEY: once the game verifies, sign its head (a "
-                        "game stored without the key, so a keyed server decides on it)")
+    verify.add_argument("--sign-head", metavar="HEAD",
+                        help="with WARLEDGER_KEY: once the game verifies and ends at HEAD "
+                        "(compare it with a player's receipt first), sign its head, so a "
+                        "keyed server decides on it; refused for a game the key's "
+                        "signed-games record lists")
     verify.set_defaults(handler=cmd_verify)
 
     reveal = sub.add_parser("reveal", help="reveal the dice seed and re-derive every roll")
@@ -500,23 +503,48 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from replay.verify import verify_game
 
     service, game_id = open_game(args)
-    if args.sign_head and service.key is None:
-        raise CliError("--sign-head needs the server key: set WARLEDGER_KEY")
-    verdict = verify_game(service, game_id, args.expect_head, signed_heads=not args.sign_head)
+    adopting = args.sign_head is not None
+    if adopting:
+        check_adoptable(service, game_id, args.sign_head, args.expect_head)
+    verdict = verify_game(service, game_id, args.sign_head or args.expect_head,
+                          signed_heads=not adopting)
     for note in verdict.notes:
         warn(note)
     adopt = f"warledger verify {shlex.quote(redact(args.db))} {game_id} --sign-head"
     print(verdict.line(adopt=adopt))
-    if verdict.ok and args.sign_head:
+    if verdict.ok and adopting:
         sign_head(service, game_id, verdict)
-    return 0 if verdict.ok else 1
+    return VERIFY_UNSIGNED if verdict.unsigned else 0 if verdict.ok else 1
+
+
+#: `verify`'s exit code for a game with no signed head, with the key (0 ok, 1 bad).
+VERIFY_UNSIGNED = 5
+
+
+def check_adoptable(service: GameService, game_id: UUID, head: str,
+                    expect_head: str | None) -> None:
+    """`--sign-head HEAD` adopts only a game the key never signed, at the head named
+    (`replay.signed_games`); a `CliError` otherwise, before anything is signed."""
+    if service.key is None or service.signed_games is None:
+        raise CliError("--sign-head needs the server key: set WARLEDGER_KEY")
+    if expect_head is not None and expect_head != head:
+        raise CliError("--sign-head and --expect-head name different heads")
+    listed = service.signed_games.listed(game_id)
+    if listed is not None:
+        raise CliError(
+            f"--sign-head refuses game {game_id}: WARLEDGER_KEY's signed-games record "
+            f"({service.signed_games.path}) lists it as signed from event {listed}, so a "
+            "head missing from it was removed; nothing was signed")
 
 
 def sign_head(service: GameService, game_id: UUID, verdict: Verdict) -> None:
-    """Sign a verified game's head with the server key (`replay.keyed`)."""
+    """Sign a verified game's head with the server key (`replay.keyed`), listing the
+    game in the key's signed-games record first."""
     from replay.keyed import head_mac
 
     assert service.key is not None and service.heads is not None
+    assert service.signed_games is not None
+    service.signed_games.list(game_id, verdict.events)
     service.heads.sign(game_id, verdict.events,
                        head_mac(service.key, game_id, verdict.events, verdict.head_hash))
     print(f"signed the head at event {verdict.events} with WARLEDGER_KEY")

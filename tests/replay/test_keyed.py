@@ -22,6 +22,7 @@ import pytest
 from events.envelope import GENESIS_HASH, chain_hash, hashed_body
 from replay.keyed import KEY_ENV, TamperedGameError, key_from_env
 from replay.service import GameService
+from replay.signed_games import RECORD_ENV
 from replay.verify import verify_game
 from tests.conftest import POSTGRES_SKIP_REASON, POSTGRES_URL
 from tests.replay.test_snapshots import (
@@ -253,18 +254,23 @@ def test_a_game_stored_without_a_key_verifies_as_before_and_can_be_signed(
     assert GameService(db).handle(game_id, GRENADE).rule == "STR-16"  # loads as before
 
     monkeypatch.setenv(KEY_ENV, KEY.decode())
-    # An honest game stored without the key is not tampered: its chain and decisions are
-    # checked, its heads reported unsigned, with the command that adopts it (exit 0).
-    assert main(["verify", db, str(game_id)]) == 0
+    monkeypatch.setenv(RECORD_ENV, str(tmp_path / "signed-games.jsonl"))
+    # An honest game stored without the key is not tampered, but with the key it is not
+    # "ok" either: its chain and decisions are checked, it is UNSIGNED (exit 5), and the
+    # line names its head and the command that adopts it at that head.
+    assert main(["verify", db, str(game_id)]) == 5
     captured = capsys.readouterr()
-    assert captured.out.startswith("ok: 13 events, 2 steps; hash chain and every decision")
-    assert "its heads are unsigned (stored without WARLEDGER_KEY)" in captured.out
-    assert f"`warledger verify {db} {game_id} --sign-head` adopts it" in captured.out
+    head = verify_game(GameService(db), game_id).head_hash
+    assert captured.out.startswith("UNSIGNED: no head of this game is signed with "
+                                   "WARLEDGER_KEY (13 events, 2 steps: the hash chain and "
+                                   f"every decision check out; head {head})")
+    assert "the key's signed-games record does not list it" in captured.out
+    assert f"`warledger verify {db} {game_id} --sign-head {head}` adopts it" in captured.out
     assert "BAD" not in captured.out and "carries no" not in captured.err
     step = main(["step", db, str(game_id), orjson.dumps(GRENADE).decode()])
     assert step == 2 and "has no head signed with WARLEDGER_KEY" in capsys.readouterr().err
 
-    assert main(["verify", db, str(game_id), "--sign-head"]) == 0
+    assert main(["verify", db, str(game_id), "--sign-head", head]) == 0
     assert "signed the head at event" in capsys.readouterr().out
     assert main(["step", db, str(game_id), orjson.dumps(GRENADE).decode()]) == 1  # refused
     assert "STR-16" in capsys.readouterr().out
@@ -277,9 +283,10 @@ def test_a_keyed_game_whose_signed_heads_were_removed_is_not_taken_for_an_unsign
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Its snapshots still carry this key's MAC: it was stored with the key, so the heads
-    missing from it were removed (exit 1). With the snapshots gone too nothing tells it
-    from a game stored without the key: verify says unsigned, and a keyed server still
-    decides nothing on it until it is adopted."""
+    missing from it were removed (exit 1). With the snapshots gone too nothing in the
+    database tells it from a game stored without the key, but the key's signed-games
+    record does: verify says UNSIGNED (exit 5) and that the record lists it, and a keyed
+    server decides nothing on it."""
     db, game_id, version = grenade_game(tmp_path, KEY)
     with sqlite3.connect(db) as conn:
         conn.execute("DELETE FROM warledger_heads")
@@ -292,10 +299,11 @@ def test_a_keyed_game_whose_signed_heads_were_removed_is_not_taken_for_an_unsign
 
     with sqlite3.connect(db) as conn:
         conn.execute("DELETE FROM stored_snapshots")
-    assert main(["verify", db, str(game_id)]) == 0
-    assert "its heads are unsigned" in capsys.readouterr().out
+    assert main(["verify", db, str(game_id)]) == 5
+    out = capsys.readouterr().out
+    assert out.startswith("UNSIGNED: ") and "the key's signed-games record LISTS it" in out
     service, _ = keyed(db)
-    with pytest.raises(TamperedGameError, match="has no head signed with WARLEDGER_KEY"):
+    with pytest.raises(TamperedGameError, match="signed-games record lists it"):
         service.handle(game_id, GRENADE)
 
 
@@ -329,8 +337,9 @@ def test_sign_head_never_re_signs_a_game_another_key_signed(
     signed (the head rows are as they were)."""
     db, game_id, _ = grenade_game(tmp_path, KEY)
     signed = head_rows(db)
+    head = verify_game(GameService(db), game_id).head_hash
     monkeypatch.setenv(KEY_ENV, OTHER_KEY.decode())
-    assert main(["verify", db, str(game_id), "--sign-head"]) == 1
+    assert main(["verify", db, str(game_id), "--sign-head", head]) == 1
     out = capsys.readouterr().out
     assert "fails its WARLEDGER_KEY MAC" in out and "not the key that signed it" in out
     assert "signed the head" not in out
@@ -339,10 +348,19 @@ def test_sign_head_never_re_signs_a_game_another_key_signed(
     assert step == 2 and "not the key that signed it" in capsys.readouterr().err
 
     monkeypatch.setenv(KEY_ENV, KEY.decode())  # unkeyed events after the signed heads
-    assert GameService(db).handle(game_id, {"by": "red", "do": "next_phase"}).accepted
+    plain = GameService(db)
+    moved = plain.handle(game_id, {"by": "red", "do": "next_phase"})
+    assert moved.accepted
     assert main(["verify", db, str(game_id)]) == 1
     capsys.readouterr()
-    assert main(["verify", db, str(game_id), "--sign-head"]) == 0
+    # The key's record lists the game: --sign-head never adopts it, whatever its heads.
+    assert main(["verify", db, str(game_id), "--sign-head", moved.head_hash]) == 2
+    assert "--sign-head refuses game" in capsys.readouterr().err
+    assert head_rows(db) == signed
+    # A game signed before the record was kept (a record that does not list it): the
+    # unkeyed events after its signed heads are adopted at the head named.
+    monkeypatch.setenv(RECORD_ENV, str(tmp_path / "a-new-record.jsonl"))
+    assert main(["verify", db, str(game_id), "--sign-head", moved.head_hash]) == 0
     assert "signed the head at event" in capsys.readouterr().out
     assert main(["verify", db, str(game_id)]) == 0
 
@@ -409,10 +427,37 @@ def test_on_postgresql_verify_says_which_heads_it_checked() -> None:
         verdicts = {(name, which): verify_game(service, game)
                     for name, service in (("key", signed), ("none", plain))
                     for which, game in (("keyed", keyed_game), ("plain", plain_game))}
-        assert all(verdict.ok for verdict in verdicts.values()), verdicts
+        assert [k for k, v in verdicts.items() if not v.ok] == [("key", "plain")], verdicts
+        assert verdicts["key", "plain"].unsigned and verdicts["key", "plain"].listed is None
         assert {k: v.heads for k, v in verdicts.items()} == {
             ("key", "keyed"): SIGNED, ("key", "plain"): UNSIGNED,
             ("none", "keyed"): UNCHECKED, ("none", "plain"): ""}
     finally:
         signed.close()
         plain.close()
+
+
+# -- without a key: what verify tells a judge of snapshots past the rebuild window ----------------
+def test_verify_without_the_key_warns_that_a_long_game_s_snapshots_steer_replay(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/testing.md "Snapshots are a cache": past the rebuild window a re-sealed
+    snapshot steers `replay` and `step` without the key; verify's output says so for a
+    game longer than the window, and not with the key."""
+    db, game_id, version = grenade_game(tmp_path, KEY)
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    monkeypatch.setattr(GameService, "snapshot_recheck_events", version)
+    assert main(["verify", db, str(game_id)]) == 0
+    assert "a stored snapshot more than" not in capsys.readouterr().err  # within the window
+
+    monkeypatch.setattr(GameService, "snapshot_recheck_events", version - 1)
+    assert main(["verify", db, str(game_id)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("ok: 13 events")
+    assert (f"warledger: warning: without WARLEDGER_KEY, a stored snapshot more than "
+            f"{version - 1} events into this game is trusted on its seal alone: `replay`, "
+            "`step` and a server would follow one re-sealed") in captured.err
+
+    monkeypatch.setenv(KEY_ENV, KEY.decode())
+    assert main(["verify", db, str(game_id)]) == 0
+    assert "trusted on its seal alone" not in capsys.readouterr().err

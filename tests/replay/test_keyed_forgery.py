@@ -1,0 +1,285 @@
+"""A keyed game forged whole: its log rewritten with recomputed hashes, its signed heads
+and snapshots deleted, nothing left in the database that says a key was ever used.
+
+What is left looks like a game stored without the key. The key's signed-games record
+(`replay.signed_games`), kept outside the database, still lists it: with the key,
+`verify` never says "ok" of it (UNSIGNED, exit 5, "the record LISTS it"), a keyed
+service decides nothing on it, and `verify --sign-head HEAD` refuses to adopt it. With
+the record lost too, `--sign-head` adopts it only at the head hash the operator names
+(the forged head is not the one on a player's receipt).
+
+On every backend: SQLite and PostgreSQL store heads in a table (the PostgreSQL insert
+function path signs them), a keyed service on `:memory:` in a dict.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import orjson
+import pytest
+
+from domain.datafile import parse_yaml
+from events.envelope import GENESIS_HASH, chain_hash, hashed_body
+from replay.keyed import KEY_ENV, TamperedGameError
+from replay.service import GameService
+from replay.signed_games import RECORD_ENV, SignedGamesRecord
+from replay.verify import SIGNED, UNSIGNED, verify_game
+from tests.conftest import POSTGRES_URL, backend_params
+from tests.replay.test_keyed import KEY, field_b1_in_range
+from tests.replay.test_snapshots import GRENADE, GRENADE_GAME
+from warledger.cli import main
+from warledger.script import parse_script
+
+Change = Callable[[int, dict[str, Any]], None]
+
+
+@dataclasses.dataclass
+class KeyedGame:
+    """A keyed game on one backend, and how a forger with its database edits it."""
+
+    backend: str
+    db: str
+    service: GameService  # the keyed service that played it (the store, on `:memory:`)
+    game_id: UUID
+    receipt: str  # the head hash on the judge's receipt
+    opened: list[GameService] = dataclasses.field(default_factory=list)
+
+    def keyed(self, key: bytes | None = KEY) -> GameService:
+        """A service as after a restart: nothing cached (on `:memory:`, the same store).
+        It stays open until the test ends (a service closes its store when dropped)."""
+        if self.backend == "memory":
+            self.service.key = key
+            self.service._cache.clear()
+            return self.service
+        self.opened.append(GameService(self.db, key=key))
+        return self.opened[-1]
+
+    # -- the forger's edits, on the raw rows -------------------------------------------------
+    def bodies(self) -> list[tuple[int, dict[str, Any]]]:
+        return [(row.originator_version, orjson.loads(row.state))
+                for row in self.service.recorder.select_events(self.game_id)]
+
+    def write(self, version: int, body: dict[str, Any]) -> None:
+        state = orjson.dumps(body)
+        recorder: Any = self.service.recorder
+        if self.backend == "memory":
+            stored = recorder._stored_events
+            index = next(i for i, row in enumerate(stored) if row.originator_id == self.game_id
+                         and row.originator_version == version)
+            stored[index] = dataclasses.replace(stored[index], state=state)
+            return
+        mark = "?" if self.backend == "sqlite" else "%s"
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.execute(f"UPDATE {recorder.events_table_name} SET state = {mark} WHERE "
+                           f"originator_id = {mark} AND originator_version = {mark}",
+                           (state, self.game_id.hex if self.backend == "sqlite"
+                            else self.game_id, version))
+
+    def rewrite(self, change: Change, *, only: int | None = None) -> None:
+        """Edit facts and recompute hashes as a forger would: every hash and link after
+        the edit (or, with `only`, that one event's own hash, the next link left alone)."""
+        prev = GENESIS_HASH
+        for version, body in self.bodies():
+            if only is not None and version != only:
+                continue
+            change(version, body["fact"])
+            if only is None:
+                body["prev_hash"] = prev
+            body["hash"] = chain_hash(hashed_body(self.game_id, version, body["timestamp"],
+                                                  body["step"], body["prev_hash"],
+                                                  body["fact"]))
+            prev = body["hash"]
+            self.write(version, body)
+
+    def strip(self) -> None:
+        """Delete everything in the database that says a key was used: the signed heads
+        (SQLite: the whole table) and the snapshots, whose seals carry MACs."""
+        recorder: Any = self.service.recorder
+        snapshots: Any = self.service.snapshots.recorder  # type: ignore[union-attr]
+        if self.backend == "memory":
+            assert self.service.heads is not None
+            self.service.heads.memory.clear()
+            snapshots._stored_events.clear()
+            snapshots._stored_events_index.clear()
+            return
+        if self.backend == "sqlite":
+            with recorder.datastore.transaction(commit=True) as cursor:
+                cursor.execute("DROP TABLE warledger_heads")
+                cursor.execute(f"DELETE FROM {snapshots.events_table_name}")
+            return
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.execute("DELETE FROM warledger_heads WHERE game_id = %s", (str(self.game_id),))
+            cursor.execute(f"DELETE FROM {snapshots.events_table_name} WHERE originator_id "
+                           "= %s", (self.game_id,))
+
+    def close(self) -> None:
+        for service in [*self.opened, self.service]:
+            service.close()
+
+
+@pytest.fixture
+def record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This test's own signed-games record of `KEY`, and the key in the environment."""
+    path = tmp_path / "signed-games.jsonl"
+    monkeypatch.setenv(RECORD_ENV, str(path))
+    monkeypatch.setenv(KEY_ENV, KEY.decode())
+    return path
+
+
+@pytest.fixture(params=backend_params("memory", "sqlite", "postgres"))
+def keyed_game(request: pytest.FixtureRequest, tmp_path: Path,
+               record: Path) -> Iterator[KeyedGame]:
+    """The grenade game stored by a keyed service (a snapshot at every event), with one
+    more step: red's next phase."""
+    backend = request.param
+    db = {"memory": ":memory:", "sqlite": str(tmp_path / "game.db")}.get(backend) \
+        or str(POSTGRES_URL)
+    service = GameService(db, key=KEY)
+    service.snapshot_interval = 1
+    setup = parse_script(parse_yaml(GRENADE_GAME), "grenade").setup()
+    game_id = service.start(setup)
+    outcome = service.handle(game_id, {"by": "red", "do": "next_phase"})
+    assert outcome.accepted
+    game = KeyedGame(backend, db, service, game_id, outcome.head_hash)
+    yield game
+    game.close()
+
+
+def verify_cli(game: KeyedGame, capsys: pytest.CaptureFixture[str],
+               *extra: str) -> tuple[int, str, str]:
+    code = main(["verify", game.db, str(game.game_id), *extra])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_a_keyed_game_is_listed_in_the_key_s_record_and_verifies_signed(
+        keyed_game: KeyedGame, record: Path) -> None:
+    keyed = keyed_game.keyed()
+    assert keyed.heads is not None and len(keyed.heads.all(keyed_game.game_id)) == 2
+    verdict = verify_game(keyed, keyed_game.game_id)
+    assert (verdict.ok, verdict.heads, verdict.head_hash) == (True, SIGNED, keyed_game.receipt)
+    first = keyed.heads.all(keyed_game.game_id)[0].version
+    lines = [orjson.loads(line) for line in record.read_bytes().splitlines()]
+    assert [(line["game"], line["event"]) for line in lines] == [(str(keyed_game.game_id),
+                                                                  first)]
+
+
+def test_a_forged_keyed_log_stripped_of_heads_and_snapshots_is_never_ok(
+        keyed_game: KeyedGame, capsys: pytest.CaptureFixture[str]) -> None:
+    game_id = keyed_game.game_id
+    first = keyed_game.keyed().heads.all(game_id)[0].version  # type: ignore[union-attr]
+    keyed_game.rewrite(field_b1_in_range)
+    keyed_game.strip()
+
+    # Without the key the forgery is a sound log: its chain holds, every step re-decides.
+    plain = verify_game(keyed_game.keyed(key=None), game_id)
+    assert plain.ok and plain.heads == "" and plain.head_hash != keyed_game.receipt
+
+    keyed = keyed_game.keyed()
+    verdict = verify_game(keyed, game_id)
+    assert (verdict.ok, verdict.unsigned, verdict.heads, verdict.listed) == (
+        False, True, UNSIGNED, first)
+    line = verdict.line()
+    assert line.startswith("UNSIGNED: no head of this game is signed with WARLEDGER_KEY")
+    assert f"record LISTS it (signed from event {first})" in line and "ok" not in line[:12]
+    with pytest.raises(TamperedGameError, match="signed-games record lists it"):
+        keyed.handle(game_id, GRENADE)
+    assert keyed.heads is not None and keyed.heads.all(game_id) == []  # nothing was signed
+
+    if keyed_game.backend == "memory":
+        return  # the CLI opens its own store: no other process sees a `:memory:` one
+    code, out, _ = verify_cli(keyed_game, capsys)
+    assert code == 5 and out.startswith("UNSIGNED: ") and "record LISTS it" in out
+    code, out, err = verify_cli(keyed_game, capsys, "--sign-head", plain.head_hash)
+    assert (code, out) == (2, "")
+    assert "--sign-head refuses game" in err and f"signed from event {first}" in err
+    assert keyed_game.keyed().heads.all(game_id) == []  # type: ignore[union-attr]
+
+
+def test_with_the_record_lost_sign_head_adopts_only_at_the_head_named(
+        keyed_game: KeyedGame, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The forgery's head is not the receipt's: an operator who compares them adopts
+    nothing; one who names the forged head signs what they named."""
+    if keyed_game.backend == "memory":
+        pytest.skip("the CLI opens its own store: no other process sees a `:memory:` one")
+    game_id = keyed_game.game_id
+    keyed_game.rewrite(field_b1_in_range)
+    keyed_game.strip()
+    monkeypatch.setenv(RECORD_ENV, str(tmp_path / "a-new-record.jsonl"))
+
+    code, out, _ = verify_cli(keyed_game, capsys)
+    assert code == 5 and out.startswith("UNSIGNED: ") and "record does not list it" in out
+    forged = verify_game(keyed_game.keyed(key=None), game_id).head_hash
+    assert f"--sign-head {forged}` adopts it" in out
+
+    code, out, _ = verify_cli(keyed_game, capsys, "--sign-head", keyed_game.receipt)
+    assert code == 1 and f"not at the receipt's {keyed_game.receipt}" in out
+    assert "signed the head" not in out
+    assert keyed_game.keyed().heads.all(game_id) == []  # type: ignore[union-attr]
+
+    code, out, _ = verify_cli(keyed_game, capsys, "--sign-head", forged)
+    assert code == 0 and out.splitlines()[-1].startswith("signed the head at event")
+    assert verify_cli(keyed_game, capsys)[0] == 0
+    code, _, err = verify_cli(keyed_game, capsys, "--sign-head", forged)
+    assert code == 2 and "--sign-head refuses game" in err  # listed now: once only
+
+
+def test_sign_head_needs_a_head_and_the_key(
+        keyed_game: KeyedGame, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    if keyed_game.backend == "memory":
+        pytest.skip("the CLI opens its own store: no other process sees a `:memory:` one")
+    with pytest.raises(SystemExit) as exit_:
+        main(["verify", keyed_game.db, str(keyed_game.game_id), "--sign-head"])
+    assert exit_.value.code == 2 and "expected one argument" in capsys.readouterr().err
+    monkeypatch.delenv(KEY_ENV)
+    code, _, err = verify_cli(keyed_game, capsys, "--sign-head", keyed_game.receipt)
+    assert code == 2 and "--sign-head needs the server key" in err
+    monkeypatch.setenv(KEY_ENV, KEY.decode())
+    code, _, err = verify_cli(keyed_game, capsys, "--sign-head", keyed_game.receipt,
+                              "--expect-head", "e" * 64)
+    assert code == 2 and "name different heads" in err
+
+
+def test_a_middle_event_rewritten_with_a_fresh_hash_breaks_the_next_link(
+        keyed_game: KeyedGame) -> None:
+    """The forger rewrites one event and its own hash, and leaves the next event's
+    `prev_hash` alone: each event matches its hash, but the chain is cut after it."""
+    game_id = keyed_game.game_id
+    fielded = next(v for v, body in keyed_game.bodies() if body["fact"]["type"] ==
+                   "UnitFielded" and body["fact"]["unit"]["id"] == "b1")
+    keyed_game.rewrite(field_b1_in_range, only=fielded)
+    keyed_game.strip()
+
+    keyed = keyed_game.keyed()
+    with pytest.raises(TamperedGameError, match=f"event {fielded + 1} of game {game_id} does "
+                       "not link to the event before it"):
+        keyed.handle(game_id, GRENADE)
+    verdict = verify_game(keyed, game_id)
+    assert (verdict.ok, verdict.bad_version) == (False, fielded + 1)
+    assert "link to the previous event is broken" in verdict.reason
+
+
+def test_a_game_stored_without_the_key_is_unsigned_and_not_listed(
+        tmp_path: Path, record: Path) -> None:
+    """On `:memory:` too: the in-memory heads are this service's own."""
+    service = GameService(":memory:")
+    setup = parse_script(parse_yaml(GRENADE_GAME), "grenade").setup()
+    game_id = service.start(setup)
+    service.key = KEY
+    service.signed_games = SignedGamesRecord.for_key(KEY)
+    from replay.keyed import SignedHeads
+
+    service.heads = SignedHeads(service.recorder)
+    verdict = verify_game(service, game_id)
+    assert (verdict.ok, verdict.heads, verdict.listed) == (False, UNSIGNED, None)
+    assert "record does not list it" in verdict.line()
+    assert record.read_bytes() == b""
+    with pytest.raises(TamperedGameError, match="stored without the key"):
+        service.handle(game_id, GRENADE)
