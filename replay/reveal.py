@@ -1,4 +1,10 @@
-"""Reveal a game's dice seed and show that every digital roll follows from it."""
+"""Reveal a game's dice seed and show that every digital roll follows from it.
+
+The seed foresees every digital die still to come (CORE-DICE), so revealing it before
+the game is over hands every future roll to whoever reads it: `warledger reveal`
+refuses a game still in progress unless told `--in-progress`, and warns on stderr for
+a game whose result is not confirmed (`mid_game_warning`).
+"""
 
 from __future__ import annotations
 
@@ -59,3 +65,17 @@ def check_roll(roll: DiceRolled, seed: int, state: GameState) -> tuple[bool, str
             return False, f"(reused dice) MISMATCH (the undone dice queued were {list(queued)})"
         return True, "(reused dice: the undone ones, in order)"
     return True, f"({roll.source} dice)"
+
+
+def mid_game_warning(state: GameState) -> str | None:
+    """Why revealing this game's seed now gives away dice still to come: a game in
+    progress, or one ended with no confirmed result (an undo by consent may resume it);
+    None once its result is confirmed (docs/results.md)."""
+    if state.result is not None:
+        return None
+    if not state.finished:
+        return (f"this game is still in progress (round {state.round}, {state.phase} "
+                "phase): its seed foresees every digital die still to come (CORE-DICE); "
+                "whoever reads it can predict the rest of the game's rolls")
+    return ("this game's result is not confirmed: an undo by consent may resume it, and "
+            "its seed foresees every digital die still to come (CORE-DICE)")

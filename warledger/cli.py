@@ -153,6 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     reveal = sub.add_parser("reveal", help="reveal the dice seed and re-derive every roll")
     add_game_args(reveal)
+    reveal.add_argument("--in-progress", action="store_true",
+                        help="reveal the seed of a game still in progress (it foresees "
+                        "every digital die still to come)")
     reveal.set_defaults(handler=cmd_reveal)
 
     games = sub.add_parser("games", help="list the games in a database")
@@ -551,9 +554,16 @@ def sign_head(service: GameService, game_id: UUID, verdict: Verdict) -> None:
 
 
 def cmd_reveal(args: argparse.Namespace) -> int:
-    from replay.reveal import reveal_lines
+    from replay.reveal import mid_game_warning, reveal_lines
 
     service, game_id = open_game(args)
+    state = service.load(game_id).state
+    warning = mid_game_warning(state)
+    if not state.finished and not args.in_progress:
+        raise CliError(f"not revealing the seed of game {game_id}: {warning}; "
+                       "`reveal --in-progress` shows it anyway")
+    if warning is not None:
+        warn(warning)
     ok, lines = reveal_lines(service.stored_events(game_id))
     print("\n".join(lines))
     return 0 if ok else 1

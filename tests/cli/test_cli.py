@@ -151,8 +151,9 @@ def test_verify_and_reveal_pass_on_an_honest_game(
     db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert run_cli(capsys, "verify", db, "last")[0] == 0
-    code, out, _ = run_cli(capsys, "reveal", db, "last")
+    code, out, err = run_cli(capsys, "reveal", db, "last", "--in-progress")  # not over yet
     assert code == 0 and "seed: 7" in out and "matches" in out
+    assert "warning: this game is still in progress" in err
 
 
 @pytest.mark.parametrize("what", ["script", "events", "catalog"])

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
+from uuid import UUID
 
-from replay.reveal import reveal_lines
+import pytest
+
+from replay.reveal import mid_game_warning, reveal_lines
 from replay.service import GameService
 from tests.accepting import accept
 from tests.dice_game import DICE  # noqa: F401  (registers the test-dice rule set)
 from tests.replay.test_undo import SETUP
+from warledger.cli import main
+from warledger.script import load_script, run_script
 
 
 def test_every_digital_roll_follows_from_the_revealed_seed(service: GameService) -> None:
@@ -86,3 +92,46 @@ def test_core_dice_a_digital_roll_that_skips_dice_is_caught(service: GameService
     ok, lines = reveal_lines([*events[:index], skipped, *events[index + 1:]])
 
     assert not ok and "SKIPS: the next die was #1" in "\n".join(lines)
+
+
+# -- revealing before the result is confirmed (CORE-DICE) ------------------------------------
+def test_reveal_refuses_a_game_in_progress_and_warns_until_the_result_is_confirmed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The seed foresees every digital die still to come: `reveal` of a game in progress
+    needs `--in-progress` (exit 2 without it, the seed not printed) and warns; a game
+    ended with no confirmed result is revealed with a warning; a confirmed one without."""
+    db = str(tmp_path / "w.db")
+    service = GameService(db)
+    script = load_script("examples/w40k-turns.yaml")
+    script.steps = script.steps[:2]
+    game_id = UUID(run_script(service, script)["game_id"])
+
+    assert main(["reveal", db, str(game_id)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "seed:" not in captured.err
+    assert captured.err == (
+        f"warledger: not revealing the seed of game {game_id}: this game is still in "
+        f"progress (round 1, command phase): its seed foresees every digital die still to "
+        "come (CORE-DICE); whoever reads it can predict the rest of the game's rolls; "
+        "`reveal --in-progress` shows it anyway\n")
+    assert main(["reveal", db, str(game_id), "--in-progress"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("seed: ")
+    assert captured.err.startswith("warledger: warning: this game is still in progress")
+
+    accept(service, game_id, {"by": "red", "do": "end_game"})
+    assert main(["reveal", db, str(game_id)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("seed: ")
+    assert captured.err == ("warledger: warning: this game's result is not confirmed: an "
+                            "undo by consent may resume it, and its seed foresees every "
+                            "digital die still to come (CORE-DICE)\n")
+
+    claim = {"winner": "red", "draw": False, "points": {"red": 15, "blue": 5}}
+    accept(service, game_id, {"by": "red", "do": "end_game", "result": claim})
+    assert mid_game_warning(service.load(game_id).state) is not None  # proposed only
+    accept(service, game_id, {"by": "blue", "do": "consent", "accept": True})
+    service.close()
+    assert main(["reveal", db, str(game_id)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("seed: ") and captured.err == ""
