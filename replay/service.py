@@ -64,6 +64,7 @@ from replay.mapper import OrjsonTranscoder, PydanticMapper
 from replay.past_states import PastStates
 from replay.signed_games import SignedGamesRecord
 from replay.snapshots import Warn, trusted_game
+from replay.sqlite_files import is_cold_start_race, prepare_store
 from replay.storage import APPLICATION, schema_setup_lock, storage_env
 
 Clock = Callable[[], datetime]
@@ -224,10 +225,26 @@ def step_citation(facts: Sequence[Fact]) -> tuple[str | None, str | None]:
 
 
 def is_setup_race(error: PersistenceError) -> bool:
-    """Is this what PostgreSQL says when two clients create the same schema at once?"""
+    """Is this what PostgreSQL, or SQLite (`replay.sqlite_files`), says when two clients
+    create the same schema at once?"""
     text = str(error)
     return "concurrently" in text or "pg_type_typname_nsp_index" in text or (
-        "already exists" in text)
+        "already exists" in text) or is_cold_start_race(error)
+
+
+def set_up_tables(set_up: Callable[[], None]) -> None:
+    """Create a store's tables (`set_up`), again if another client creating the same
+    tables at once made it fail (`is_setup_race`): the next try finds what it made.
+    On PostgreSQL the schema lock should keep clients apart; another program setting
+    up the same tables without it may still collide in the catalogue."""
+    for attempt in range(SETUP_ATTEMPTS):
+        try:
+            set_up()
+            return
+        except PersistenceError as error:
+            if not is_setup_race(error) or attempt == SETUP_ATTEMPTS - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))
 
 
 def accepted(facts: Sequence[Fact], game: Game) -> Outcome:
@@ -319,21 +336,13 @@ class GameService(Application[UUID]):
         #: (`replay.signed_games`; by default where `WARLEDGER_SIGNED_GAMES` says).
         self.signed_games = signed_games if signed_games is not None or key is None \
             else SignedGamesRecord.for_key(key)
+        if settings.get("PERSISTENCE_MODULE", "").endswith("sqlite"):
+            prepare_store(settings.get("SQLITE_DBNAME", ""))
         with schema_setup_lock(settings):  # PostgreSQL: one client sets up at a time
-            for attempt in range(SETUP_ATTEMPTS):
-                try:
-                    super().__init__(env=settings)
-                    break
-                except PersistenceError as error:
-                    # Should the lock be missing (another program setting up the same
-                    # tables), clients starting together may still collide in the
-                    # catalogue: set up again, finding what the other one made.
-                    if not is_setup_race(error) or attempt == SETUP_ATTEMPTS - 1:
-                        raise
-                    time.sleep(0.05 * (attempt + 1))
+            set_up_tables(lambda: super(GameService, self).__init__(env=settings))
             if key is not None:
                 self.heads = SignedHeads(self.recorder)
-                self.heads.install()
+                set_up_tables(self.heads.install)
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self._cache: dict[UUID, Game] = {}
         #: Told why a stored snapshot was not used (the CLI prints a warning line).

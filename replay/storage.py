@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from domain.errors import ScriptError
+from replay.sqlite_files import BUSY_SECONDS
 
 DEFAULT_DB = "warledger.db"
 #: The service's application name (`GameService.name`): its tables and tracking names.
@@ -41,7 +42,7 @@ def storage_env(db: str | None) -> dict[str, str]:
     return {
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "SQLITE_DBNAME": db,
-        "SQLITE_LOCK_TIMEOUT": "10",
+        "SQLITE_LOCK_TIMEOUT": str(BUSY_SECONDS),
     }
 
 

@@ -55,6 +55,7 @@ from replay.event_store import GameEventStore
 from replay.mapper import EVENT_TOPIC, SharedFactMapper
 from replay.service import GameNotFoundError, GameService
 from replay.snapshots import Warn, trusted_game
+from replay.sqlite_files import connect, use_wal
 from replay.storage import ANALYTICS
 
 #: Notifications read per page (and analytic batch) while catching up.
@@ -334,8 +335,11 @@ class Views:
         """The views file, its tables made. A `fresh` file (a rebuild from scratch
         into a new file) is written without a journal and gets its secondary
         indexes at the end (`_finish_fresh`)."""
-        conn = sqlite3.connect(path, isolation_level=None)
-        conn.execute(f"pragma journal_mode = {'off' if fresh else 'wal'}")
+        conn = connect(path, isolation_level=None)
+        if fresh:
+            conn.execute("pragma journal_mode = off")
+        else:
+            use_wal(conn)
         conn.execute(f"pragma synchronous = {'off' if fresh else 'normal'}")
         for statement in [*schema_statements(indexes=not fresh), *VIEW_SCHEMA,
                           SQLITE_TRACKING]:
@@ -350,7 +354,7 @@ class Views:
         name = service.env.get("SQLITE_DBNAME", "")
         if not name or name == ":memory:" or "mode=memory" in name:
             return None
-        return sqlite3.connect(f"file:{name}?mode=ro", uri=True)
+        return connect(f"file:{name}?mode=ro", uri=True)
 
     def _context(self, game_id: str) -> GameContext | None:
         row = self.conn.execute("select ctx from games where game_id = ?", (game_id,)).fetchone()

@@ -96,8 +96,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def open_source(db: str) -> Any:
     """The analytic tables of a store; a clear line (and a hint) when there are none."""
-    import sqlite3
-
+    from replay.sqlite_files import connect
     from replay.stats import Source, StatsError
 
     hint = f"run `warledger views {db}` first"
@@ -118,7 +117,7 @@ def open_source(db: str) -> Any:
         path = Path(f"{db}.views")
         if not path.exists():
             raise StatsError(f"{db} has no analytic tables yet: {hint}")
-        source = Source(sqlite3.connect(f"file:{path}?mode=ro", uri=True))
+        source = Source(connect(f"file:{path}?mode=ro", uri=True))
     try:
         source.query("select count(*) as n from games")
     except Exception:
@@ -145,10 +144,11 @@ def views_behind(db: str) -> tuple[int, int]:
         return postgres_views_behind(db)
     import sqlite3
 
+    from replay.sqlite_files import connect
     from replay.storage import ANALYTICS, APPLICATION  # no service: `--json` loads no model
 
-    views = sqlite3.connect(f"file:{db}.views?mode=ro", uri=True)
-    events = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    views = connect(f"file:{db}.views?mode=ro", uri=True)
+    events = connect(f"file:{db}?mode=ro", uri=True)
     try:
         row = views.execute("select notification_id from tracking where application = ?",
                             (f"{APPLICATION}:{ANALYTICS}",)).fetchone()

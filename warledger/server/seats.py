@@ -31,6 +31,7 @@ from uuid import UUID
 import orjson
 
 from domain.bounded import Bounded
+from replay.sqlite_files import connect, use_wal
 from replay.storage import postgres_env
 
 JUDGE_SEAT = "judge"
@@ -132,9 +133,8 @@ class SeatStore:
             return
         connection = getattr(self._local, "connection", None)
         if connection is None:
-            connection = sqlite3.connect(f"{self._db}.seats", timeout=10,
-                                         isolation_level=None)
-            connection.execute("PRAGMA journal_mode=WAL")
+            connection = connect(f"{self._db}.seats", isolation_level=None)
+            use_wal(connection)
             self._local.connection = connection
         yield connection
 
