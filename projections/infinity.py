@@ -1,11 +1,13 @@
 """Infinity N4 board overlays: the enemies' Lines of Fire and Zones of Control, and the
 path of the movement being judged.
 
-For the moving side's enemies that count (not hidden, not out of action), each LoF is
+For the moving side's enemies that count (not hidden, not out of action), a LoF is
 drawn as the part of the table its base centre sees: the front half-plane (the whole
 table for a Camouflage Marker), less the shadows of `blocking` terrain. A base is in LoF
 when any part of it is in that area. Each ZoC is drawn as the circle 8" beyond the base.
-Troopers that do not count are ringed in grey. The path is the proposed command's (from
+Only the enemies the step's check asked about are drawn (`observers_to_draw`), each in
+its own colour: its LoF outlined, its ZoC dashed, and the part of the path inside either
+drawn thick. Troopers that do not count are ringed in grey. The path is the proposed command's (from
 where its skill would start), else the order in progress, else the last resolved order;
 its start and end bases are drawn dashed. For a movement command, the verdict goes under
 the board: CAU-10 or CAU-13 (and why) for a Cautious Movement, who may react to a Move.
@@ -120,8 +122,51 @@ def path_overlays(state: InfinityState, path: Sequence[Point2],
     return items
 
 
+def observers_to_draw(state: InfinityState, owner: str, paths: list[list[Point2]],
+                      reacting: set[str]) -> list[tuple[int, Trooper]]:
+    """The enemies whose Line of Fire and Zone of Control the step's check asked about
+    (with each one's index among all the enemies, for a colour that stays theirs):
+    for a movement, those who may react to it (CAU-13), or, when none may, the one
+    whose zone comes nearest to the path (CAU-10: it stays out of every zone); with
+    no movement judged, every enemy that counts."""
+    enemies = list(enumerate(enemies_of(state, owner)))
+    if not paths:
+        return enemies
+    asked = [(i, e) for i, e in enemies if e.id in reacting]
+    if asked:
+        return asked
+    line = LineString(paths[-1])
+    near = [(zone.distance(line), i, e) for i, e in enemies
+            if (zone := zone_of_control_circle(state, e)) is not None]
+    return [(i, e) for _, i, e in sorted(near, key=lambda n: (n[0], n[1]))[:1]]
+
+
+def observer_overlays(state: InfinityState, enemy: Trooper, colour: str,
+                      path: Sequence[Point2] | None) -> list[Overlay]:
+    """One enemy's Line of Fire (solid outline) and Zone of Control (dashed), in its
+    own colour, and the part of the path inside either, drawn thick."""
+    items: list[Overlay] = []
+    arc = line_of_fire_area(state, enemy)
+    zone = zone_of_control_circle(state, enemy)
+    if arc is not None:
+        items.append(Overlay(arc, stroke=colour, layer="lof", group=enemy.id,
+                             label=f"{enemy.id}'s Line of Fire"))
+    if zone is not None:
+        items.append(Overlay(zone.exterior, stroke=colour, dashed=True, layer="zoc",
+                             group=enemy.id, label=f"{enemy.id}'s Zone of Control"))
+    areas = [a for a in (arc, zone) if a is not None]
+    if path is not None and len(path) > 1 and areas:
+        inside = LineString(path).intersection(unary_union(areas))
+        if not inside.is_empty and inside.length > 0:
+            items.append(Overlay(inside, stroke=colour, width=5.0, layer="lof",
+                                 group=enemy.id,
+                                 label=f"the path in {enemy.id}'s LoF or ZoC"))
+    return items
+
+
 def infinity_overlays(state: GameState, command: dict[str, Any] | None) -> Sequence[Overlay]:
-    """LoF arcs and ZoC circles of the enemies that count, and the movement's path."""
+    """The Lines of Fire and Zones of Control the step's check asked about, and the
+    movement's path."""
     assert isinstance(state, InfinityState)
     owner = mover_owner(state, command)
     paths = paths_to_draw(state, command)
@@ -129,20 +174,9 @@ def infinity_overlays(state: GameState, command: dict[str, Any] | None) -> Seque
     reacting = set(aro_eligible(state, mover, paths[-1])) if paths and isinstance(
         mover, Trooper) else set()
     items: list[Overlay] = []
-    for index, enemy in enumerate(enemies_of(state, owner)):
+    for index, enemy in observers_to_draw(state, owner, paths, reacting):
         colour = ENEMY_COLOURS[index % len(ENEMY_COLOURS)]
-        arc = line_of_fire_area(state, enemy)
-        zone = zone_of_control_circle(state, enemy)
-        if arc is not None:
-            # Only the LoF of an enemy who may react to the path is tinted: four
-            # tinted areas overlap into one colour, outlines keep whose is whose.
-            sees = enemy.id in reacting
-            items.append(Overlay(arc, stroke=colour, fill=colour if sees else "none",
-                                 opacity=0.12, dashed=True, layer="lof", group=enemy.id,
-                                 label=f"{enemy.id}'s Line of Fire"))
-        if zone is not None:
-            items.append(Overlay(zone.exterior, stroke=colour, dashed=True, layer="zoc",
-                                 group=enemy.id, label=f"{enemy.id}'s Zone of Control"))
+        items += observer_overlays(state, enemy, colour, paths[-1] if paths else None)
     for trooper in state.troopers():
         base = trooper.footprint()
         if trooper.owner != owner and base is not None and not can_react(trooper):

@@ -82,6 +82,8 @@ class Overlay:
     group: str = ""
     #: Label short and drawn on the board (True), or named in the legend (False).
     on_board: bool | None = None
+    #: Line width in pixels (a part of a path the check found inside an area: thick).
+    width: float = 1.5
 
     def labelled_on_board(self) -> bool:
         """Short labels of points go beside them; long ones, and shapes', to the legend."""
@@ -135,7 +137,7 @@ class Frame:
     def label(self) -> float:
         """Height of label text in inches: larger on a larger region, so that labels
         stay readable when the picture is scaled to a screen."""
-        return max(LABEL_SIZE, (self.max_x - self.min_x) / 80)
+        return max(LABEL_SIZE, (self.max_x - self.min_x) / 45)
 
     def x(self, x: float) -> float:
         return round((x - self.min_x) * self.px, 2)
@@ -472,7 +474,7 @@ def overlay_drawings(frame: Frame, overlays: Sequence[Overlay], placer: LabelPla
 def shape_elements(frame: Frame, item: Overlay, region: Polygon) -> list[Any]:
     """The SVG elements of one overlay's shape, clipped to what the frame shows."""
     geom = item.geometry
-    style = {"stroke": item.stroke, "stroke_width": 1.5, **dash(item.dashed)}
+    style = {"stroke": item.stroke, "stroke_width": item.width, **dash(item.dashed)}
     if isinstance(geom, tuple):
         return [draw.Circle(frame.x(geom[0]), frame.y(geom[1]), 0.22 * frame.px,
                             fill=item.stroke, stroke="#fff", stroke_width=0.8)]

@@ -64,17 +64,22 @@ def test_t9a_ambush_arrival_shows_the_check_the_unit_and_the_verdict(
 
 
 def test_infinity_aro_layers_toggle_per_observer(tmp_path: Path, page: Page) -> None:
+    """Step 2's check asked about zero only (the Cautious Movement ends in its ZoC:
+    CAU-13): zero's Line of Fire and Zone of Control are drawn, the other observers'
+    are not, and each layer and observer toggles."""
     page.open(write_viewer(tmp_path, "infinity-cautious-aro"), "#step=2")
-    lof = page.page.locator('#overlays g.layer-lof[data-group="moderator"]')
-    assert lof.count() == 1 and lof.is_visible()
+    lof = page.page.locator('#overlays g.layer-lof[data-group="zero"]')
+    zoc = page.page.locator('#overlays g.layer-zoc[data-group="zero"]')
+    assert lof.count() == 1 and lof.is_visible() and zoc.is_visible()
+    for other in ("moderator", "alguacil", "camo"):
+        assert page.page.locator(f'#overlays g[data-group="{other}"]').count() == 0
 
-    page.page.locator('#layers input[data-layer="lof"][data-group="moderator"]').uncheck()
-    assert not lof.is_visible()
-    assert page.page.locator('#overlays g.layer-lof[data-group="alguacil"]').is_visible()
-    page.page.locator('#layers input[data-layer="lof"]:not([data-group])').uncheck()
-    assert not page.page.locator('#overlays g.layer-lof[data-group="alguacil"]').is_visible()
-    page.page.locator('#layers input[data-layer="lof"]:not([data-group])').check()
-    page.page.locator('#layers input[data-layer="lof"][data-group="moderator"]').check()
+    page.page.locator('#layers input[data-layer="lof"][data-group="zero"]').uncheck()
+    assert not lof.is_visible() and zoc.is_visible()
+    page.page.locator('#layers input[data-layer="lof"][data-group="zero"]').check()
+    page.page.locator('#layers input[data-layer="zoc"]:not([data-group])').uncheck()
+    assert not zoc.is_visible() and lof.is_visible()
+    page.page.locator('#layers input[data-layer="zoc"]:not([data-group])').check()
     assert "CAU-13" in page.current_row()
     page.shot("infinity-aro")
 
@@ -187,3 +192,19 @@ def test_a_simulated_40k_game_opens_steps_and_seeks_to_any_step(tmp_path: Path, 
     assert all(sent == shown for sent, shown in landed), landed
     assert not page.errors, page.errors
     assert page.page.locator("#timeline .mark.stratagem").count() > 0
+
+
+def test_zooming_to_the_step_keeps_labels_their_size_on_the_screen(tmp_path: Path,
+                                                                   page: Page) -> None:
+    """The zoomed board shows a third of the table: its labels and grid numbers
+    are drawn a third the size, so they read the same on the screen (they were
+    three times as tall, and covered the check)."""
+    page.open(write_viewer(tmp_path, "t9a-ambush-legal"), "#step=7")
+    heights = """() => ['#overlays text.label', '#board .grid-numbers text'].map(
+        (s) => document.querySelector(s).getBoundingClientRect().height)"""
+    whole = page.page.evaluate(heights)
+    page.page.check("#zoom")
+    zoomed = page.page.evaluate(heights)
+    assert all(0.6 <= z / w <= 1.6 for z, w in zip(zoomed, whole, strict=True)), (whole, zoomed)
+    page.page.uncheck("#zoom")
+    assert page.page.evaluate(heights) == whole

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from uuid import UUID
 
@@ -100,3 +101,19 @@ def test_a_move_is_drawn_from_where_the_unit_stood_in_every_file() -> None:
         moved = [f for f in viewer_game(events, viewer).frames if f["do"] == "move"]
         assert moved and all("paths" in f["layers"] for f in moved), viewer
         assert all("r2 moved" in f["layers"]["paths"] for f in moved), viewer
+
+
+def test_an_infinity_movement_draws_only_the_observers_its_check_asked_about() -> None:
+    """CAU-13: the Cautious Movement ends inside zero's Zone of Control: zero's LoF
+    and ZoC are drawn, with the part of the path inside them; the other observers'
+    are not, and no Line of Fire tints the table."""
+    service = GameService(":memory:")
+    events = service.stored_events(
+        store_example(service, ROOT / "examples" / "infinity-cautious-aro.yaml"))
+    frame = next(f for f in viewer_game(events).frames if f["do"] == "cautious_move")
+    drawn = frame["layers"]["lof"] + frame["layers"]["zoc"]
+    assert 'data-group="zero"' in drawn
+    for other in ("moderator", "alguacil", "camo"):
+        assert f'data-group="{other}"' not in drawn
+    assert set(re.findall(r'fill="([^"]*)"', frame["layers"]["lof"])) == {"none"}
+    assert any("zero" in item["text"] for item in frame["legend"])
