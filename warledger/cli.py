@@ -397,11 +397,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(render_run(script, result))
         verdict = verify_game(service, UUID(result["game_id"]))
         print(f"  verify: {verdict.line()}")
-    where = db or "the PostgreSQL database of POSTGRES_*"
+    where = redact(db) if db else "the PostgreSQL database of POSTGRES_*"
     stored = len(service.game_ids())
     held = "" if stored == len(scripts) else f"; it holds {stored} games in all"
     print(f"\n{len(scripts)} games played into {where}{held}. Try:")
-    prog, target = program(), db or "postgresql://..."
+    prog, target = program(), shlex.quote(redact(db)) if db else "postgresql://..."
     for hint in ("games {db}", "audit {db} last", "replay {db} last", "verify {db} last"):
         print(f"  {prog} {hint.format(db=target)}")
     service.close()

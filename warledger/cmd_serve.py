@@ -57,14 +57,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise CliError("the serve extra is not installed (pip install 'warledger[serve]')") \
             from None
     from replay.keyed import key_from_env
-    from replay.storage import DEFAULT_DB
+    from replay.storage import DEFAULT_DB, redact
     from warledger.server.app import create_app
 
     key = key_from_env()
     check_can_listen(args.host, args.port)
-    app = create_app(args.db or DEFAULT_DB, key=key)
+    db = args.db or DEFAULT_DB
+    app = create_app(db, key=key)
     signed = ", signing heads and snapshots with WARLEDGER_KEY" if key else ""
-    print(f"warledger serving {args.db or DEFAULT_DB} on http://{args.host}:{args.port}{signed}",
+    # The database's password is never printed (as in every error line).
+    print(f"warledger serving {redact(db)} on http://{args.host}:{args.port}{signed}",
           flush=True)
     # Streams never end by themselves: on SIGTERM, wait for them at most 5 s.
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",

@@ -36,3 +36,28 @@ def test_a_port_in_use_or_a_foreign_host_is_one_line_and_opens_no_store(
     assert (code, out) == (2, "") and err.startswith("warledger: cannot serve on 256.1.1.1:8080")
     assert err.count("\n") == 1 and "Traceback" not in err
     assert not db.exists()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_the_start_up_line_hides_the_database_password(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """As every error line does (`replay.storage.redact`): the password is `***`."""
+    import uvicorn
+
+    import warledger.server.app as app
+
+    opened: list[str] = []
+    monkeypatch.setattr(app, "create_app", lambda db, **_: opened.append(db) or object())
+    monkeypatch.setattr(uvicorn, "run", lambda *_, **__: None)
+    port = free_port()
+    url = "postgresql://judge:s3cret-pw@127.0.0.1:5999/league"
+    code, out, err = run_cli(capsys, "serve", "--db", url, "--port", str(port))
+    assert (code, err) == (0, "")
+    assert opened == [url]  # the server itself is given the real URL
+    assert out == (f"warledger serving postgresql://judge:***@127.0.0.1:5999/league on "
+                   f"http://127.0.0.1:{port}\n")

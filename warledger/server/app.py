@@ -27,7 +27,7 @@ import orjson
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
@@ -412,11 +412,15 @@ async def read_body(request: Request, limit: int) -> bytes:
         raise ApiError(413, "too_large", f"the body is larger than {limit} bytes")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise ApiError(413, "too_large", f"the body is larger than {limit} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise ApiError(413, "too_large", f"the body is larger than {limit} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:  # the client left before its body ended: nothing was read
+        raise ApiError(400, "cut_short", "the body was cut short (the client went away "
+                       "before it ended); nothing was written") from None
     return b"".join(chunks)
 
 
