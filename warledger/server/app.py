@@ -391,6 +391,35 @@ def with_secret_seed(setup: Setup) -> Setup:
     return setup.model_copy(update={"seed": secrets.randbits(63)})
 
 
+#: Headers that say who is asking, what the answer depends on, or how to read the body.
+#: Sent twice, one reader (a proxy, a log, this server) may take the first and another
+#: the last, so a request carrying any of them more than once is refused, whatever the
+#: values: nothing is read or written.
+SINGLE_HEADERS = ("authorization", "if-match", "if-none-match", "if-modified-since",
+                  "if-unmodified-since", "if-range", "last-event-id", "content-type",
+                  "content-length", "transfer-encoding")
+#: Query parameters read as one value (`token` is read as a set: `bearer_token`).
+SINGLE_PARAMETERS = ("last_event_id", "follow")
+
+
+def refuse_repeats(request: Request) -> None:
+    """400 for a header of `SINGLE_HEADERS` or a parameter of `SINGLE_PARAMETERS` given
+    more than once (two `Authorization` headers: `two_tokens`, principle 6)."""
+    for name in SINGLE_HEADERS:
+        count = len(request.headers.getlist(name))
+        if count > 1 and name == "authorization":
+            raise ApiError(400, "two_tokens", "send one seat's token: this request carries "
+                           f"{count} Authorization headers")
+        if count > 1:
+            raise ApiError(400, "repeated", f"send the {name} header once: this request "
+                           f"carries it {count} times; nothing was read or written")
+    for name in SINGLE_PARAMETERS:
+        count = len(request.query_params.getlist(name))
+        if count > 1:
+            raise ApiError(400, "repeated", f"give ?{name}= once: this request gives it "
+                           f"{count} times; nothing was read or written")
+
+
 def bearer_token(request: Request) -> str | None:
     """The one token a request carries (its Bearer header or `?token=`). Two different
     tokens (a header and a query, or the query twice) name no one seat: refused, never
@@ -494,6 +523,7 @@ def create_app(db: str, *, max_body: int = MAX_BODY, key: bytes | None = None) -
     server = Server(db, max_body, key)
 
     async def create_game(request: Request) -> Response:
+        refuse_repeats(request)
         data = parse_body(await read_body(request, server.max_body),
                           request.headers.get("content-type", ""))
         try:
@@ -503,6 +533,8 @@ def create_app(db: str, *, max_body: int = MAX_BODY, key: bytes | None = None) -
         return JSONResponse(created, status_code=201)
 
     async def who(request: Request) -> tuple[UUID, Seat]:
+        refuse_repeats(request)
+
         def look() -> tuple[UUID, Seat]:
             game_id = server.game_id(request)
             return game_id, server.seat(request, game_id)
