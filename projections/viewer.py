@@ -161,13 +161,14 @@ def viewer_game(events: Sequence[GameEvent], as_player: str | None = None,
 
 def with_refusals(frames: list[dict[str, Any]],
                   attempts: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The frames with a frame for each refused attempt (`{seat, at, step, command, rule,
-    message}`, as `warledger serve` keeps them) after the last frame before its step.
-    A refused command is no fact: its frame changes no unit and draws nothing; it shows
-    the command and its verdict, marked "refusal" on the timeline."""
+    """The frames with a frame for each refused attempt (`replay.attempts.Attempt.as_json`:
+    `{seat, at, after_step, label, command, rule, message}`) after the last frame of the
+    step it came after. A refused command is no fact: its frame changes no unit and
+    draws nothing; it shows the command and its verdict, marked "refusal" on the
+    timeline, and `label` says where it happened ("refused after step 5")."""
     out = list(frames)
-    for attempt in sorted(attempts, key=lambda a: int(a["step"]), reverse=True):
-        place = max((i for i, f in enumerate(out) if f["step"] < attempt["step"]),
+    for attempt in sorted(attempts, key=lambda a: int(a["after_step"]), reverse=True):
+        place = max((i for i, f in enumerate(out) if f["step"] <= attempt["after_step"]),
                     default=len(out) - 1)
         if place < 0:
             continue
@@ -179,6 +180,7 @@ def with_refusals(frames: list[dict[str, Any]],
             at += 1  # several refusals before one step keep the order they were made in
         out.insert(at, {
             **before, "attempt": True, "events": [], "player": by, "do": do, "args": command,
+            "label": attempt["label"],
             "text": describe_command({"by": by, "do": do, **command}),
             "outcome": f"refused: {attempt['rule']}: {attempt['message']}",
             "citations": [], "dice": [], "rulings": [], "talk": False,

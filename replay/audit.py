@@ -20,7 +20,7 @@ as `(hidden)`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -30,6 +30,8 @@ from events.envelope import GameEvent
 from events.results import ResultConfirmed, ResultProposed, ResultRefused
 from events.undo import RulingRecorded, StepsRedone, StepsUndone
 from projections.clauses import clause_index
+from projections.wording import say_command, say_result
+from replay.attempts import Attempt
 
 #: The steps that only ask for or answer an undo or redo (folded away with it).
 UNDO_TALK = frozenset({"request_undo", "request_redo", "consent"})
@@ -133,13 +135,18 @@ def describe_fact(
     elif isinstance(fact, ResultProposed | ResultConfirmed | ResultRefused):
         entry.results.append(result_note(fact))
     elif isinstance(fact, StepsUndone):
-        entry.branch.append(f"undid steps {list(fact.steps)} (consent: {fact.consented_by})")
+        entry.branch.append(f"undid steps {say_steps(fact.steps)} (consent: {fact.consented_by})")
         for step in fact.steps:
             mark_branch(entries, step, True, f"undone at step {entry.step}")
     elif isinstance(fact, StepsRedone):
-        entry.branch.append(f"redid steps {list(fact.steps)} (consent: {fact.consented_by})")
+        entry.branch.append(f"redid steps {say_steps(fact.steps)} (consent: {fact.consented_by})")
         for step in fact.steps:
             mark_branch(entries, step, False, f"redone at step {entry.step}")
+
+
+def say_steps(items: Iterable[object]) -> str:
+    """Steps (or players) listed as words: '3, 4'."""
+    return ", ".join(str(item) for item in items)
 
 
 def result_note(fact: ResultProposed | ResultConfirmed | ResultRefused) -> dict[str, Any]:
@@ -155,10 +162,7 @@ def result_line(note: dict[str, Any]) -> str:
     """One line of the timeline for a result."""
     if note["result"] == "refused":
         return f"RESULT refused by {note['by']} (no effect)"
-    outcome = "a draw" if note["draw"] else f"{note['winner']} wins"
-    points = ", ".join(f"{p} {v}" for p, v in note["points"].items())
-    scored = f" ({points})" if points else ""
-    return f"RESULT {note['result']} by {note['by']}: {outcome}{scored}"
+    return f"RESULT {note['result']} by {note['by']}: {say_result(note)}"
 
 
 def mark_branch(entries: dict[int, AuditEntry], step: int, undone: bool, note: str) -> None:
@@ -194,32 +198,53 @@ def fold_entries(entries: list[AuditEntry]) -> list[AuditEntry]:
     return [e for e in entries if not e.undone and e.step not in folded]
 
 
-def render(entries: list[AuditEntry], *, lang: bool = False) -> str:
-    """A readable timeline, one line per step (plus indented citations)."""
+def render(entries: list[AuditEntry], *, lang: bool = False,
+           attempts: Sequence[Attempt] = ()) -> str:
+    """A readable timeline, one line per step (plus indented citations), commands said
+    as players say them (`projections.wording`), with each refused attempt after the
+    step it came after ("refused after step 5")."""
     lines = []
+    waiting = sorted(attempts, key=lambda a: a.after_step)  # stable: in the order made
     for e in entries:
-        args = " ".join(f"{k}={v}" for k, v in e.arguments.items())
-        mark = " [UNDONE]" if e.undone else ""
-        span = f"ev {e.events_from}-{e.events_to}" if e.events_to != e.events_from \
-            else f"ev {e.events_from}"
-        turn = f"r{e.round} {e.phase}" if e.phase is not None else "-"
-        head = (f"{e.step:>4}  {span:<10} {turn:<16} {e.time[:19]}  {e.player:<8} "
-                f"{e.command} {args}").rstrip()
-        lines.append(f"{head}  -> {e.outcome}: {', '.join(e.events)}{mark}")
-        for roll in e.dice:
-            lines.append(f"        dice {roll['purpose']}: {roll['values']} ({roll['source']})")
-        for cited in e.citations:
-            quote = cited.get("original") if lang else cited["text"]
-            lines.append(f"        {cited['rule']}: {cited['message']}  — {quote}")
-        for ruling in e.rulings:
-            rule = f" [{ruling['rule']}: {ruling.get('original' if lang else 'text', '')}]" \
-                if "rule" in ruling else ""
-            lines.append(f"        RULING by {ruling['judge']}: {ruling['ruling']}{rule}")
-        for result in e.results:
-            lines.append(f"        {result_line(result)}")
-        for note in e.branch:
-            lines.append(f"        branch: {note}")
+        while waiting and waiting[0].after_step < e.step:
+            lines.append(attempt_line(waiting.pop(0)))
+        lines += entry_lines(e, lang)
+    lines += [attempt_line(a) for a in waiting]
     return "\n".join(lines)
+
+
+def attempt_line(attempt: Attempt) -> str:
+    """A refused attempt in the timeline: not a step, so no step number of its own."""
+    return f"   -  {attempt.line()}"
+
+
+def entry_lines(e: AuditEntry, lang: bool) -> list[str]:
+    """One step's lines of the timeline."""
+    lines: list[str] = []
+    said = e.command if e.command in ("setup", "(hidden)") else say_command(
+        {"do": e.command, **e.arguments})
+    mark = " [UNDONE]" if e.undone else ""
+    span = f"ev {e.events_from}-{e.events_to}" if e.events_to != e.events_from \
+        else f"ev {e.events_from}"
+    turn = f"r{e.round} {e.phase}" if e.phase is not None else "-"
+    head = (f"{e.step:>4}  {span:<10} {turn:<16} {e.time[:19]}  {e.player:<8} "
+            f"{said}").rstrip()
+    lines.append(f"{head}  -> {e.outcome}: {', '.join(e.events)}{mark}")
+    for roll in e.dice:
+        values = ", ".join(str(v) for v in roll["values"])
+        lines.append(f"        dice {roll['purpose']}: {values} ({roll['source']})")
+    for cited in e.citations:
+        quote = cited.get("original") if lang else cited["text"]
+        lines.append(f"        {cited['rule']}: {cited['message']}  — {quote}")
+    for ruling in e.rulings:
+        rule = f" [{ruling['rule']}: {ruling.get('original' if lang else 'text', '')}]" \
+            if "rule" in ruling else ""
+        lines.append(f"        RULING by {ruling['judge']}: {ruling['ruling']}{rule}")
+    for result in e.results:
+        lines.append(f"        {result_line(result)}")
+    for note in e.branch:
+        lines.append(f"        branch: {note}")
+    return lines
 
 
 def as_json(entries: list[AuditEntry]) -> list[dict[str, Any]]:

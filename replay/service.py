@@ -12,6 +12,11 @@ is a conflict (`GameConflictError`), never a second move. A caller that names
 the event it decided on (`expect_event`, HTTP's If-Match) gets no retry at
 all: if the game is not at that event, the command is refused as a conflict
 naming the current head, and nothing is written.
+
+Every refusal goes through `GameService.refuse`, whatever the front door (a script
+run, `warledger step`, the API, HTTP): it writes nothing to the game and is kept as
+an attempt beside it (`replay.attempts`), with its seat, time, command, verdict and
+the log step it came after.
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ from events.base import Fact
 from events.core import ClauseApplied, StepTaken
 from events.envelope import GameEvent
 from projections.state_view import state_hash
+from replay.attempts import Attempt, AttemptLog, kept_command, seat_of
 from replay.event_store import GameEventStore, sqlite_datastore
 from replay.keyed import (
     HEADS_KWARG,
@@ -202,6 +208,9 @@ class Outcome:
     version: int = 0
     head_hash: str = ""
     retried: bool = False
+    #: In the log's steps: the step an accepted command became, or the step a refused
+    #: one came after (0: the set-up). Not part of `as_step` (CONTRACT section 3).
+    step: int = 0
 
     def as_step(self, index: int) -> dict[str, Any]:
         """The step object of `warledger run --json` (CONTRACT section 3)."""
@@ -251,7 +260,7 @@ def accepted(facts: Sequence[Fact], game: Game) -> Outcome:
     """The outcome of an accepted command, saved as `game`'s latest events."""
     rule, message = step_citation(facts)
     return Outcome(True, events=[f.type for f in facts], rule=rule, message=message,
-                   version=game.version, head_hash=game.head_hash)
+                   version=game.version, head_hash=game.head_hash, step=game.state.step)
 
 
 def retry_keeps_meaning(first: Sequence[Fact] | None, again: Sequence[Fact], do: str) -> bool:
@@ -326,7 +335,8 @@ class GameService(Application[UUID]):
 
     def __init__(self, db: str | None = None, *, clock: Clock | None = None,
                  env: dict[str, str] | None = None, key: bytes | None = None,
-                 signed_games: SignedGamesRecord | None = None) -> None:
+                 signed_games: SignedGamesRecord | None = None,
+                 keep_attempts: bool = True) -> None:
         settings = {**storage_env(db), "IS_SNAPSHOTTING_ENABLED": "y", **(env or {})}
         #: The server key (`WARLEDGER_KEY`, `replay.keyed`): with it, heads and snapshots
         #: are signed, and only what they authenticate is decided on.
@@ -343,6 +353,11 @@ class GameService(Application[UUID]):
             if key is not None:
                 self.heads = SignedHeads(self.recorder)
                 set_up_tables(self.heads.install)
+            #: The refused attempts of this store's games (`replay.attempts`); a
+            #: simulation keeps none (`keep_attempts=False`).
+            self.attempt_log = AttemptLog(self.recorder, settings.get("SQLITE_DBNAME"))
+            set_up_tables(self.attempt_log.install)
+        self.keep_attempts = keep_attempts
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self._cache: dict[UUID, Game] = {}
         #: Told why a stored snapshot was not used (the CLI prints a warning line).
@@ -403,19 +418,43 @@ class GameService(Application[UUID]):
         """
         problem = input_problem(command, dice, expect_event)
         if problem is not None:
-            return Outcome(False, rule="INPUT", message=problem)
+            return self.refuse(game_id, command, Outcome(False, rule="INPUT", message=problem),
+                               dice)
         with self._lock:
-            return self._handle(game_id, command, None if dice is None else list(dice),
-                                expect_event)
+            # The time a command arrived, read before deciding: a timestamp read after
+            # would carry how long the decision took (a retry's too), which can depend
+            # on what players may not know. A refusal is kept with it too.
+            received = self.clock()
+            outcome = self._handle(game_id, command, None if dice is None else list(dice),
+                                   expect_event, received)
+            if outcome.accepted:
+                return outcome
+            return self.refuse(game_id, command, outcome, dice, received)
+
+    def refuse(self, game_id: UUID, command: object, outcome: Outcome,
+               dice: Sequence[int] | None = None, received: datetime | None = None) -> Outcome:
+        """A refused command's outcome, once it is kept as an attempt (`replay.attempts`):
+        nothing is written to the game; the attempt says who issued it, when, the
+        command, the verdict, and the log step it came after (the outcome's `step`).
+        A game that does not exist keeps nothing; a simulation keeps nothing."""
+        try:
+            after = self.load(game_id).state.step
+        except GameNotFoundError:
+            return outcome
+        if self.keep_attempts:
+            at = (received or self.clock()).isoformat()
+            self.attempt_log.keep(game_id, seat_of(command), at, after,
+                                  kept_command(command, dice), outcome.rule, outcome.message)
+        return replace(outcome, step=after)
+
+    def attempts(self, game_id: UUID, seat: str | None = None) -> list[Attempt]:
+        """A game's refused attempts: all of them (the judge's), or one seat's own."""
+        return self.attempt_log.attempts(game_id, seat)
 
     def _handle(
         self, game_id: UUID, command: Command | dict[str, Any], dice: list[int] | None,
-        expect_event: int | None,
+        expect_event: int | None, received: datetime,
     ) -> Outcome:
-        # The time a command arrived, read before deciding: a timestamp read after would
-        # carry how long the decision took (a retry's too), which can depend on what
-        # players may not know.
-        received = self.clock()
         by = command.by if isinstance(command, Command) else str(command.get("by"))
         game = self.decision_copy(game_id)
         if expect_event is not None:

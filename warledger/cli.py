@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from replay.positions import Position
     from replay.service import GameService, Outcome
     from replay.verify import Verdict
-    from warledger.script import BeforeStep, Script
+    from warledger.script import BeforeStep, RunResult, Script
 
 # Building the parser (`warledger --help`) imports only the standard library and
 # the small modules above: each handler imports what it needs when it runs, so no
@@ -202,7 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--lang", action="store_true", help="quote clauses in their source language")
     add_as_arg(audit)
     audit.add_argument("--attempts", action="store_true",
-                       help="also the refused attempts `warledger serve` kept (not facts)")
+                       help="also list the refused attempts (not facts; every front door "
+                       "keeps them); with --json: {entries, attempts}")
     audit.set_defaults(handler=cmd_audit)
 
     export = sub.add_parser("export", help="the event log as JSON lines")
@@ -333,43 +334,66 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def step_pictures(folder: str | None) -> BeforeStep | None:
-    """A hook drawing each step's checks on the board as it stood before the step."""
+    """A hook drawing each step's checks on the board as it stood before the step, named
+    in the log's steps: `step-N.svg` for the step a command became, and
+    `refused-after-step-N.svg` (`-2`, `-3` for more at the same place) for a refusal."""
     if folder is None:
         return None
     from domain.gate import preview
     from domain.ruleset import find_ruleset
     from projections.overlays import overlays_for
-    from projections.render import board_svg, describe_command
-    from warledger.script import split_step
+    from projections.render import board_svg
+    from projections.wording import refusal_label, say_step
+    from warledger.script import AfterStep, split_step
 
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
 
     def draw(index: int, state: GameState, command: dict[str, Any] | None,
-             history: History) -> None:
+             history: History) -> AfterStep:
         data, dice, _ = split_step(command)
         malformed = data is None or preview(
             find_ruleset(state.ruleset), state, data, dice, history)[0] == "INPUT"
-        svg = board_svg(state, overlays_for(state, None if malformed else command),
-                        caption=f"before step {index}: {describe_command(command)}")
-        (out / f"step-{index}.svg").write_text(svg, encoding="utf-8")
+        overlays = overlays_for(state, None if malformed else command)
+
+        def name(outcome: Outcome) -> None:
+            said = say_step(state.step + 1, str((data or {}).get("by", "?")), data)
+            if outcome.accepted:
+                caption, file = f"before {said}", f"step-{outcome.step}.svg"
+            else:
+                caption = f"{refusal_label(outcome.step)}: {said.split(': ', 1)[1]}"
+                file = free_name(out, f"refused-after-step-{outcome.step}")
+            (out / file).write_text(board_svg(state, overlays, caption=caption),
+                                    encoding="utf-8")
+        return name
 
     return draw
 
 
-def render_run(script: Script, result: dict[str, Any]) -> str:
-    """A readable account of a script run."""
+def free_name(folder: Path, stem: str) -> str:
+    """`stem.svg`, or `stem-2.svg`, `stem-3.svg` ... when taken."""
+    name, number = f"{stem}.svg", 1
+    while (folder / name).exists():
+        number += 1
+        name = f"{stem}-{number}.svg"
+    return name
+
+
+def render_run(script: Script, result: RunResult) -> str:
+    """A readable account of a script run, in the log's steps: each accepted command
+    as the step it became, each refusal as the step it came after."""
+    from projections.wording import refusal_label, say_command
+
     lines = [f"game {result['game_id']} ({script.ruleset})"]
-    for step, outcome in zip(script.steps, result["steps"], strict=True):
-        what = f"{step.get('by', '?')} {step.get('do', '?')}" if isinstance(step, dict) else "?"
-        if outcome["accepted"]:
-            note = f"  [{outcome['rule']}: {outcome['message']}]" if outcome["rule"] else ""
-            events = ", ".join(outcome["events"])
-            lines.append(f"  {outcome['index']:>3}. {what}: ok -> {events}{note}")
+    for step, outcome in zip(script.steps, result.outcomes, strict=True):
+        who = str(step.get("by", "?")) if isinstance(step, dict) else "?"
+        said = f"{who} {say_command(step)}" if isinstance(step, dict) else "(not a step)"
+        if outcome.accepted:
+            note = f"  [{outcome.rule}: {outcome.message}]" if outcome.rule else ""
+            lines.append(f"  step {outcome.step}: {said} -> {', '.join(outcome.events)}{note}")
         else:
-            lines.append(
-                f"  {outcome['index']:>3}. {what}: REFUSED {outcome['rule']}: {outcome['message']}"
-            )
+            lines.append(f"  {refusal_label(outcome.step)}: {said} -> REFUSED "
+                         f"{outcome.rule}: {outcome.message}")
     state = result["state"]
     lines.append(
         f"  now: round {state['round']}, {state['active_player']}'s {state['phase']} phase"
@@ -646,38 +670,24 @@ def cmd_audit(args: argparse.Namespace) -> int:
         entries = audit_entries(events, lang=args.lang, positions=positions)
     if args.fold:
         entries = fold_entries(entries)
-    attempts = kept_attempts(args.db, game_id, args.as_player) if args.attempts else None
+    # The refused attempts the reader may see: the judge every one, a player their own.
+    attempts = service.attempts(game_id, args.as_player)
     if args.json:
-        print_json(as_json(entries) if attempts is None else
-                   {"entries": as_json(entries), "attempts": [a.as_json() for a in attempts]})
+        print_json({"entries": as_json(entries), "attempts": [a.as_json() for a in attempts]}
+                   if args.attempts else as_json(entries))
     else:
         seen_as = f" as {args.as_player} may see it (events numbered among theirs)" \
             if args.as_player else ""
         folded = " (undone branches folded)" if args.fold else ""
         print(f"audit of game {game_id}{seen_as}{folded}")
-        print(render(entries, lang=args.lang))
-        if attempts is not None:
-            print(f"refused attempts kept by the server (not facts of the game): "
+        print(render(entries, lang=args.lang, attempts=attempts))
+        if args.attempts:
+            whose = "yours" if args.as_player else "every seat's"
+            print(f"refused attempts (kept beside the game, not facts of it; {whose}): "
                   f"{len(attempts)}")
             for attempt in attempts:
-                print(f"  before step {attempt.step}, {attempt.at}, {attempt.seat}: "
-                      f"{attempt.command.get('do', '?')} refused {attempt.rule}: "
-                      f"{attempt.message}")
+                print(f"  {attempt.line()}")
     return 0
-
-
-def kept_attempts(db: str, game_id: UUID, player: str | None) -> list[Any]:
-    """The refused attempts `warledger serve` kept for a game (one player's, with
-    `--as`): none when no server kept any beside this store."""
-    from warledger.server.seats import SeatStore
-
-    if "://" not in db and not Path(f"{db}.seats").exists():
-        return []
-    store = SeatStore(db)
-    try:
-        return list(store.attempts(game_id, player))
-    finally:
-        store.close()
 
 
 def check_player(state: GameState, player: str | None) -> None:

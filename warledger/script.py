@@ -195,28 +195,46 @@ def split_step(step: Any) -> tuple[dict[str, Any] | None, list[int] | None, str 
     return data, dice, None
 
 
+#: Told what became of a step (its outcome: the log step it became, or came after).
+AfterStep = Callable[[Outcome], None]
 #: Called before each step with (index, state before it, its command data, the game's
-#: history: an undo or redo consent needs it to be judged).
-BeforeStep = Callable[[int, GameState, dict[str, Any] | None, History], None]
+#: history: an undo or redo consent needs it to be judged); it may return what to
+#: call once the step is decided.
+BeforeStep = Callable[[int, GameState, dict[str, Any] | None, History], AfterStep | None]
+
+
+class RunResult(dict[str, Any]):
+    """The CONTRACT result object of a run (section 3), and each step's `Outcome`
+    (`outcomes`: where in the log's steps it landed, for human output)."""
+
+    def __init__(self, result: dict[str, Any], outcomes: list[Outcome]) -> None:
+        super().__init__(result)
+        self.outcomes = outcomes
 
 
 def run_script(
     service: GameService, script: Script, before_step: BeforeStep | None = None
-) -> dict[str, Any]:
-    """Run every step in order; the CONTRACT result object."""
+) -> RunResult:
+    """Run every step in order; the CONTRACT result object. A refused step is kept as
+    an attempt (`GameService.refuse`), as every refusal is."""
     game_id = start_game(service, script)
-    steps = []
+    steps: list[dict[str, Any]] = []
+    outcomes: list[Outcome] = []
     for index, step in enumerate(script.steps):
         data, dice, problem = split_step(step)
-        if before_step is not None:
-            before_step(index, service.load(game_id).state, data, service.history(game_id))
-        if data is None:
-            outcome = Outcome(False, rule="INPUT", message=problem)
+        after = None if before_step is None else before_step(
+            index, service.load(game_id).state, data, service.history(game_id))
+        if data is None:  # kept as an attempt, as every refusal is
+            outcome = service.refuse(game_id, step, Outcome(False, rule="INPUT", message=problem))
         else:
             outcome = service.handle(game_id, data, dice)
+        if after is not None:
+            after(outcome)
         steps.append(outcome.as_step(index))
+        outcomes.append(outcome)
     game = service.load(game_id)
-    return {"game_id": str(game_id), "steps": steps, "state": state_view(game.state)}
+    result = {"game_id": str(game_id), "steps": steps, "state": state_view(game.state)}
+    return RunResult(result, outcomes)
 
 
 def start_game(service: GameService, script: Script) -> UUID:

@@ -210,7 +210,7 @@ def simulate_games(ruleset: str, games: int, seed: int, db: str, progress: bool 
     """`simulate`, with the number of events stored."""
     name = find_ruleset(ruleset).name
     clock = SimulationClock()
-    store = GameService(db, clock=clock)
+    store = GameService(db, clock=clock, keep_attempts=False)
     run = SimulationRun([])
     try:
         for index in progressing(range(games), progress, f"simulating {name}"):
@@ -254,7 +254,7 @@ class SimulationService(GameService):
     snapshot_interval: ClassVar[int] = GameService.snapshot_interval // 8
 
     def __init__(self, db: str, *, clock: SimulationClock) -> None:
-        super().__init__(db, clock=clock)
+        super().__init__(db, clock=clock, keep_attempts=False)
         self.saved: list[GameEvent] = []
 
     def notify(self, new_events: Sequence[object]) -> None:

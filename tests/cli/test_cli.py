@@ -200,10 +200,15 @@ def test_run_can_draw_every_step_for_judges(
     code, _, _ = run_cli(capsys, "run", str(EXAMPLES / "t9a-ambush-too-far.yaml"),
                          "--svg-dir", str(tmp_path / "pictures"))
 
-    pictures = sorted((tmp_path / "pictures").glob("step-*.svg"))
-    assert code == 0 and len(pictures) == 7
-    refused = (tmp_path / "pictures" / "step-6.svg").read_text()
+    pictures = sorted((tmp_path / "pictures").glob("*.svg"))
+    # Named in the log's steps: steps 1-6, and the arrival refused after step 6.
+    assert code == 0 and [p.name for p in pictures] == [
+        "refused-after-step-6.svg", *(f"step-{n}.svg" for n in range(1, 7))]
+    refused = (tmp_path / "pictures" / "refused-after-step-6.svg").read_text()
     assert "AMB-13" in refused and "<circle" in refused
+    assert "refused after step 6: red arrive red-scouts" in refused
+    before = (tmp_path / "pictures" / "step-6.svg").read_text()
+    assert "before step 6: red roll for Ambush" in before
 
 
 def test_catalog_files_are_read_beside_the_script_not_the_working_directory(

@@ -123,7 +123,7 @@ def test_audit_as_a_player_shows_their_view_and_the_judges_audit_shows_all(
     assert main(["audit", db, str(game_id), "--as", "nobody"]) == 2
     refused = capsys.readouterr()
 
-    assert "as pano may see it" in pano and "next_phase" in pano
+    assert "as pano may see it" in pano and "next phase" in pano
     assert "SeedSealed" not in pano and pano.count("UnitFielded") == 1
     assert "SeedSealed" in full and full.count("UnitFielded") == 2
     assert "'nobody' is not a player in this game" in refused.err and not refused.out

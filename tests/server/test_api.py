@@ -274,8 +274,8 @@ def test_warledger_audit_attempts_shows_what_the_server_refused(
     client.post(f"/games/{gid}/commands", json={"do": "end_turn"}, headers=auth(seats["blue"]))
     assert main(["audit", db, gid, "--attempts"]) == 0
     out = capsys.readouterr().out
-    assert "refused attempts kept by the server (not facts of the game): 1" in out
-    assert "blue: end_turn refused CORE-NOT-YOUR-TURN" in out
+    assert "refused attempts (kept beside the game, not facts of it; every seat's): 1" in out
+    assert "refused after step 0, " in out and "blue: end turn -> refused CORE-NOT-YOUR-TURN" in out
     assert main(["audit", db, gid, "--attempts", "--as", "red", "--json"]) == 0
     assert orjson.loads(capsys.readouterr().out)["attempts"] == []
 

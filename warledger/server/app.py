@@ -326,11 +326,7 @@ class Server:
 
         with self.lock:
             outcome = self.decide(game_id, seat, data, dice, if_match)
-            if not outcome.accepted:
-                # A refusal leaves the game as it was: the step it would have been.
-                step = self.service.load(game_id).state.step + 1
-                self.seats.record_attempt(game_id, seat.seat, step, data, outcome.rule,
-                                          outcome.message)
+            if not outcome.accepted:  # the service kept it as an attempt (replay.attempts)
                 return 422, step_result(self.service, game_id, outcome, seat.seat)
             self.notifier.poke(game_id)
             seen = None if seat.player is None else self.numbered(game_id, seat.player)
@@ -589,7 +585,7 @@ def create_app(db: str, *, max_body: int = MAX_BODY, key: bytes | None = None) -
         if seat.role == "spectator":
             return []
         chosen = None if seat.role == "judge" else seat.seat
-        return [a.as_json() for a in server.seats.attempts(game_id, chosen)]
+        return [a.as_json() for a in server.service.attempts(game_id, chosen)]
 
     async def get_attempts(request: Request) -> Response:
         game_id, seat = await who(request)

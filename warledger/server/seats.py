@@ -1,17 +1,16 @@
-"""Seats and refused attempts: the server's store beside the game store.
+"""Seats: the server's store beside the game store.
 
 A seat is a player of one game, its judge, or a spectator. Each seat has one secret
 token (`secrets.token_urlsafe(32)`); only its SHA-256 hash is stored, so anyone who
 can read the database (an operator) learns no token. A token is found by its hash
 and compared again with `hmac.compare_digest`.
 
-Refused attempts are kept here too, one row per command the engine refused, with
-its seat, time, command and verdict: they are not facts of the game (its log and
-state never change), but a judge settling a dispute can see them.
+Refused attempts are kept by the game service in the game store itself, whatever
+the front door (`replay.attempts`); an older `games.db.seats` file's are moved there.
 
 Beside an SQLite game file `games.db` this is `games.db.seats` (SQLite); on
-PostgreSQL it is two tables, `warledger_seats` and `warledger_attempts`, in the
-game database itself, so every app server on that database sees the same seats.
+PostgreSQL it is the table `warledger_seats` in the game database itself, so every
+app server on that database sees the same seats.
 """
 
 from __future__ import annotations
@@ -24,11 +23,8 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
-
-import orjson
 
 from domain.bounded import Bounded
 from replay.sqlite_files import connect, use_wal
@@ -43,10 +39,6 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS warledger_seats ("
     " token_hash TEXT PRIMARY KEY, game_id TEXT NOT NULL, role TEXT NOT NULL,"
     " seat TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS warledger_attempts ("
-    " id {serial}, game_id TEXT NOT NULL, seat TEXT NOT NULL, at TEXT NOT NULL,"
-    " step INTEGER NOT NULL, command TEXT NOT NULL, rule TEXT, message TEXT)",
-    "CREATE INDEX IF NOT EXISTS warledger_attempts_game ON warledger_attempts (game_id, id)",
 )
 
 
@@ -71,22 +63,6 @@ class Seat:
         return "spectator" if self.role == "spectator" else self.seat
 
 
-@dataclass(frozen=True)
-class Attempt:
-    """One refused command: never a fact of the game."""
-
-    seat: str
-    at: str
-    step: int
-    command: dict[str, Any]
-    rule: str | None
-    message: str | None
-
-    def as_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "at": self.at, "step": self.step, "command": self.command,
-                "rule": self.rule, "message": self.message}
-
-
 #: Seats a server remembers it has found (a seat, once issued, never changes): the
 #: tokens used last, so a command does not ask the database who its token is.
 KNOWN_SEATS = 4096
@@ -97,7 +73,7 @@ def token_hash(token: str) -> str:
 
 
 class SeatStore:
-    """Seat tokens (hashed) and refused attempts, in SQLite or PostgreSQL."""
+    """Seat tokens (hashed), in SQLite or PostgreSQL."""
 
     def __init__(self, db: str) -> None:
         self.postgres = db.startswith(("postgresql://", "postgres://"))
@@ -197,23 +173,3 @@ class SeatStore:
         with self._known_lock:
             self._known.keep(wanted, row)
 
-    # -- refused attempts ---------------------------------------------------------------
-    def record_attempt(self, game_id: UUID, seat: str, step: int, command: dict[str, Any],
-                       rule: str | None, message: str | None) -> None:
-        self._run("INSERT INTO warledger_attempts (game_id, seat, at, step, command, rule, "
-                  "message) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                  (str(game_id), seat, datetime.now(UTC).isoformat(), step,
-                   orjson.dumps(command, option=orjson.OPT_SORT_KEYS).decode(), rule, message))
-
-    def attempts(self, game_id: UUID, seat: str | None = None) -> list[Attempt]:
-        """The refused attempts of a game in the order they were made (one seat's only,
-        with `seat`)."""
-        sql = ("SELECT seat, at, step, command, rule, message FROM warledger_attempts "
-               "WHERE game_id = ?")
-        params: list[Any] = [str(game_id)]
-        if seat is not None:
-            sql += " AND seat = ?"
-            params.append(seat)
-        rows = self._run(sql + " ORDER BY id", params)
-        return [Attempt(str(s), str(at), int(step), orjson.loads(command), rule, message)
-                for s, at, step, command, rule, message in rows]
