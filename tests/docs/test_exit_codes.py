@@ -25,7 +25,7 @@ def documented() -> dict[int, set[str]]:
     """Code -> the commands the README's table names for it (in `backticks`)."""
     table = README.split("### Exit codes", 1)[1].split("\n\n", 2)[1]
     rows = re.findall(r"^\| (\d+) \| (.*) \|$", table, flags=re.M)
-    return {int(code): {name.split()[0] for name in re.findall(r"`([a-z][^`]*)`", text)}
+    return {int(code): set(re.findall(r"`([a-z][a-z-]*)(?: [^`]*)?`", text))
             for code, text in rows}
 
 
