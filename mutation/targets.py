@@ -82,6 +82,13 @@ TARGETS: dict[str, list[str]] = {
     "domain/t9a/arrival.py": [
         "tests/domain/t9a",
     ],
+    # Keyed tamper evidence: signed heads and snapshot MACs (run with
+    # WARLEDGER_TEST_POSTGRES set: the PostgreSQL heads path is its own code).
+    "replay/keyed.py": [
+        "tests/replay/test_keyed.py",
+        "tests/replay/test_keyed_forgery.py",
+        "tests/server/test_keyed_server.py",
+    ],
     # T9A's limit of one Move a Movement Phase (CORE-ONE-MOVE) and the rates.
     "domain/t9a/moves.py": [
         "tests/domain/t9a",
