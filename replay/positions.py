@@ -86,10 +86,11 @@ def judge_position(service: GameService, game_id: UUID, at: int | None) -> Posit
     read_game_start(service, game_id)
     latest = stored_event(service, game_id)
     last = latest.originator_version
+    current = service.signed(service.load(game_id))  # with a key: at its signed head
     if at is not None and not 1 <= at <= last:
         raise PositionError(f"--at must be between 1 and {last} (the game's last event)")
     if at is None or at == last:
-        return Position(service.load(game_id), last, last, latest.step,
+        return Position(current, last, last, latest.step,
                         lambda: service.stored_events(game_id))
     chosen = stored_event(service, game_id, at)
     return Position(service.game_at(game_id, version=at), at, last, chosen.step,

@@ -58,6 +58,7 @@ from replay.attempts import Attempt, AttemptLog, kept_command, seat_of
 from replay.event_store import GameEventStore, sqlite_datastore
 from replay.keyed import (
     HEADS_KWARG,
+    SignedHead,
     SignedHeads,
     TamperedGameError,
     authentic_events,
@@ -642,11 +643,17 @@ class GameService(Application[UUID]):
             signed = self.heads.latest(game_id)
             if signed is None or signed.version <= game.version:
                 break
+        self._check_signed(game_id, game.version, game.head_hash, signed)
+        return game
+
+    def _check_signed(self, game_id: UUID, version: int, head_hash: str,
+                      signed: SignedHead | None) -> None:
+        """`check_head` with the key, and the key's record of the games it signed."""
+        assert self.key is not None
         listed = None
         if signed is None and self.signed_games is not None:
             listed = self.signed_games.listed(game_id)
-        check_head(self.key, game_id, game.version, game.head_hash, signed, listed)
-        return game
+        check_head(self.key, game_id, version, head_hash, signed, listed)
 
     def load(self, game_id: UUID) -> Game:
         """The game at its latest version: the cached game, caught up with the store.
@@ -693,8 +700,23 @@ class GameService(Application[UUID]):
         return LazyHistory(self, game_id, head_hash if self.key is not None else None)
 
     def stored_events(self, game_id: UUID) -> list[GameEvent]:
-        """Every stored event of a game, in order."""
-        return list(self.events.get(game_id))  # type: ignore[arg-type]
+        """Every stored event of a game, in order. With a server key, only what a keyed
+        server wrote: each event checked against its hash and its link, and the last one
+        standing at the game's latest signed head (`TamperedGameError` otherwise), so an
+        audit, export, replay or viewer never shows a history a database writer made."""
+        if self.key is None or self.heads is None:
+            return list(self.events.get(game_id))  # type: ignore[arg-type]
+        events = authentic_events(self.events, game_id, None, None)
+        signed = self.heads.latest(game_id)
+        for _ in range(SETUP_ATTEMPTS):  # another writer moved it on between the reads
+            if not events or signed is None or signed.version <= len(events):
+                break
+            events += authentic_events(self.events, game_id, len(events), None,
+                                       events[-1].hash)
+            signed = self.heads.latest(game_id)
+        if events:
+            self._check_signed(game_id, len(events), events[-1].hash, signed)
+        return events
 
     def game_ids(self) -> list[UUID]:
         """Ids of every game in the store, in the order they were started."""

@@ -283,3 +283,30 @@ def test_a_game_stored_without_the_key_is_unsigned_and_not_listed(
     assert record.read_bytes() == b""
     with pytest.raises(TamperedGameError, match="stored without the key"):
         service.handle(game_id, GRENADE)
+
+
+def test_with_the_key_no_reader_shows_a_history_a_database_writer_made(
+        keyed_game: KeyedGame, capsys: pytest.CaptureFixture[str]) -> None:
+    """Audit, export, replay, the viewer and reveal read `stored_events`: with the key it
+    holds only what a keyed server wrote, so a rewritten log (hashes recomputed, heads
+    kept) is refused there too, as `step` refuses it; without the key it is shown."""
+    game_id = keyed_game.game_id
+    honest = keyed_game.keyed().stored_events(game_id)
+    assert [e.hash for e in honest][-1] == keyed_game.receipt
+    keyed_game.rewrite(field_b1_in_range)
+
+    assert keyed_game.keyed(key=None).stored_events(game_id)[-1].hash != keyed_game.receipt
+    with pytest.raises(TamperedGameError, match="fails its WARLEDGER_KEY MAC"):
+        keyed_game.keyed().stored_events(game_id)
+    keyed_game.strip()
+    with pytest.raises(TamperedGameError, match="signed-games record lists it"):
+        keyed_game.keyed().stored_events(game_id)
+    if keyed_game.backend == "memory":
+        return  # the CLI opens its own store: no other process sees a `:memory:` one
+    for command in (["audit"], ["export"], ["replay"], ["reveal", "--in-progress"],
+                    ["viewer", "-o", str(Path(keyed_game.db).parent / "v.html")]
+                    if keyed_game.backend == "sqlite" else ["export", "--as", "red"]):
+        code = main([command[0], keyed_game.db, str(game_id), *command[1:]])
+        captured = capsys.readouterr()
+        assert code == 2 and "signed-games record lists it" in captured.err, command
+        assert captured.out == "" and "Traceback" not in captured.err

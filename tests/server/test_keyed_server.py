@@ -45,8 +45,10 @@ def test_a_keyed_server_signs_what_it_writes_and_refuses_a_rewritten_log(
     refused = keyed_client.post(f"/games/{gid}/commands", json={"do": "next_phase"},
                                 headers=auth(red))
     state = keyed_client.get(f"/games/{gid}/state", headers=auth(judge))
+    shown = [keyed_client.get(f"/games/{gid}/{what}", headers=auth(seat))
+             for what in ("export", "audit") for seat in (judge, red)]
 
-    for response in (refused, state):
+    for response in (refused, state, *shown):
         assert response.status_code == 500, response.text
         body = response.json()
         assert body["error"] == "tampered" and "fails its WARLEDGER_KEY MAC" in body["message"]
