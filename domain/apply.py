@@ -29,6 +29,7 @@ from events.core import (
     ReactionWindowClosed,
     ReactionWindowOpened,
     ReactionWindowOpenedV1,
+    RulesVersionChanged,
     SeedSealed,
     StepTaken,
     StepTakenV1,
@@ -245,6 +246,11 @@ def new_player_states(players: list[str], cp: int) -> dict[str, PlayerState]:
 @applies(GameStarted)
 def _game_started(state: GameState, fact: GameStarted) -> None:
     """`GameStarted` creates the state (`Ruleset.initial_state`); nothing to assign."""
+
+
+@applies(RulesVersionChanged)
+def _rules_version_changed(state: GameState, fact: RulesVersionChanged) -> None:
+    state.rules_version = dict(fact.versions)
 
 
 @applies(UnitFielded)

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from uuid import UUID
 
+from domain import rules_version
 from domain.apply import apply
 from domain.dice import seed_commitment
 from domain.results import metadata_facts
@@ -49,6 +50,7 @@ class Game:
             players=setup.players,
             seed_commitment=seed_commitment(setup.seed),
             options=ruleset.validate_options(setup.options),
+            rules=rules_version.current(ruleset),
         )
         game = cls(game_id, ruleset, ruleset.initial_state(started), 0, GENESIS_HASH)
         game.record([started], timestamp, step=0)

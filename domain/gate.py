@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 
+from domain import rules_version
 from domain.commands import JUDGE, Command
 from domain.datafile import is_plain
 from domain.decision import Decision
@@ -32,7 +33,7 @@ from domain.turns import CORE_HANDLERS
 from domain.undo import keep_undo_depth
 from domain.windows import WINDOWS
 from events.base import Fact
-from events.core import StepTaken
+from events.core import RulesVersionChanged, StepTaken
 
 
 @dataclass(frozen=True)
@@ -62,8 +63,12 @@ def settle(
     command: Command,
     dice: DiceSource,
     history: History | None = None,
+    rules: dict[str, int] | None = None,
 ) -> Decided:
-    """Pass the three gates in order; then the facts, applied to a working copy."""
+    """Pass the three gates in order; then the facts, applied to a working copy.
+
+    `rules`: the rules versions play continues under (default: today's,
+    `domain.rules_version.current`; `verify` gives those that decided the step)."""
     record = command.record()  # as stored in `StepTaken`, made once
     check_input(state, command, dice, record)
     dest, handler = check_core(ruleset, state, command)
@@ -78,9 +83,20 @@ def settle(
         )
     )
     keep_undo_depth(d, command)
+    keep_rules_version(d, rules if rules is not None else rules_version.current(ruleset))
     handler(d, command)
     dice.check_all_used()
     return Decided(d.facts, d.state)
+
+
+def keep_rules_version(d: Decision, versions: dict[str, int]) -> None:
+    """Play continues under `versions` from the first step taken with no reaction
+    window open, which records `RulesVersionChanged` (CONTRACT "Rules versions"):
+    a window opened under one version closes under it, so no rule meets a half
+    made by another version's."""
+    was = rules_version.decided_under(d.state)
+    if was != versions and d.state.reaction_window is None:
+        d.emit(RulesVersionChanged(was=was, versions=versions))
 
 
 def check_input(state: GameState, command: Command, dice: DiceSource,

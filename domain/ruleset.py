@@ -25,6 +25,7 @@ from domain.errors import InputError, ScriptError
 from domain.geometry import is_wholly_on_board, polygon_problem
 from domain.limits import first_out_of_range, out_of_range_message
 from domain.machine import TurnMachine
+from domain.rules_version import RulesChange
 from domain.state import GameState
 from events.base import Fact
 from events.core import Board, GameStarted, TerrainPiece, UnitFielded
@@ -48,6 +49,13 @@ class Wiring:
     #: `module:function` drawing its board overlays (projections import the domain,
     #: never the other way, so the table names it; `projections.overlays`).
     overlays: str | None = None
+    #: Its rules versions after the first, oldest first: each names the clauses whose
+    #: verdicts it changes (`domain.rules_version`; a decide function gates the
+    #: changed rule with `at_least`).
+    rules_changes: tuple[RulesChange, ...] = ()
+    #: The oldest of its versions whose rules the code still holds: a step decided
+    #: under an older one cannot be decided again (`verify` says so).
+    oldest_rules_version: int = 1
 
 
 def facts_of(module: ModuleType) -> tuple[type[Fact], ...]:
@@ -115,6 +123,16 @@ class Ruleset:
             for c in (*CORE_COMMANDS, *META_COMMANDS, *self.commands)
         }
 
+    @property
+    def rules_changes(self) -> tuple[RulesChange, ...]:
+        """Its rules versions after the first (its wiring table's)."""
+        return self.wiring.rules_changes if self.wiring is not None else ()
+
+    @property
+    def oldest_rules_version(self) -> int:
+        """The oldest of its versions whose rules the code still holds."""
+        return self.wiring.oldest_rules_version if self.wiring is not None else 1
+
     # -- set-up -------------------------------------------------------------
     def start_phase(self) -> tuple[int, str]:
         """The round and phase the game starts in (a pre-game phase is round 0)."""
@@ -140,6 +158,7 @@ class Ruleset:
             active_player=started.players[0],
             phase=phase,
             seed_commitment=started.seed_commitment,
+            rules_version=dict(started.rules) if started.rules is not None else None,
         )
 
     def setup_facts(self, setup: Setup) -> list[Fact]:

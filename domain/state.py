@@ -319,6 +319,9 @@ class UnitState(StateModel):
 
     #: Fields that play keeps (rolls made, Moves made ...): a script may not set them.
     kept_by_play: ClassVar[frozenset[str]] = frozenset()
+    #: Fields the set-up fills in from other units (a rider's mount): a script gives
+    #: them elsewhere, so `warledger revalidate` leaves them out to field a unit again.
+    set_by_fielding: ClassVar[frozenset[str]] = frozenset()
 
     @model_validator(mode="after")
     def _facing_on_the_table(self) -> UnitState:
@@ -379,7 +382,7 @@ UNDO_DEPTH = 64
 #: an undo or redo records (the seed is secret).
 BOOKKEEPING = frozenset(
     {"seed", "seed_commitment", "dice_index", "reusable_dice", "step", "live_steps",
-     "redo_stack", "refused_undo", "refused_redo", "metadata"}
+     "redo_stack", "refused_undo", "refused_redo", "metadata", "rules_version"}
 )
 
 #: Game fields added after games were first stored: an undo records them only
@@ -431,6 +434,10 @@ class GameState(StateModel):
     dice_index: int = 0
     reusable_dice: list[int] = Field(default_factory=list)
     step: int = 0
+    #: The rules versions its steps are decided under now (`domain.rules_version`):
+    #: its latest stamp, or None for a log stored before stamping (version 1). An
+    #: undo keeps it: the rules play continues under are the log's bookkeeping.
+    rules_version: dict[str, int] | None = None
 
     # Contested moves: the steps that can be undone, and the undone groups.
     live_steps: list[StepRef] = Field(default_factory=list)

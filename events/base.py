@@ -30,6 +30,9 @@ class Fact(BaseModel):
     #: True on a fact that makes explicit what an older version's applier decided
     #: itself: a step of an older log has none of these (`replay.verify`).
     implicit_in_legacy: ClassVar[bool] = False
+    #: Fields added after the fact was first stored: serialised only when set, so a
+    #: fact stored without them serialises (and hashes) exactly as it was stored.
+    optional_fields: ClassVar[tuple[str, ...]] = ()
 
     type: str
 
@@ -58,6 +61,9 @@ class Fact(BaseModel):
         """The fact as JSON-ready data, with its class version (for storage)."""
         kind = type(self)  # the serializer itself: `model_dump`'s keyword handling skipped
         data: JsonDict = kind.__pydantic_serializer__.to_python(self, mode="json")
+        for name in kind.optional_fields:
+            if data.get(name) is None:
+                data.pop(name, None)
         data["class_version"] = kind.class_version
         return data
 

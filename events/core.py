@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -43,6 +43,22 @@ class GameStarted(Fact):
     players: tuple[str, ...]
     seed_commitment: str
     options: dict[str, Any] = Field(default_factory=dict)
+    #: The rules versions the game is decided under (`domain.rules_version`), e.g.
+    #: {"engine": 1, "w40k": 2}; None in a log stored before stamping (version 1 of
+    #: both), and then not serialised, so those logs hash and export as stored.
+    rules: dict[str, int] | None = None
+
+    optional_fields: ClassVar[tuple[str, ...]] = ("rules",)
+
+
+@fact
+class RulesVersionChanged(Fact):
+    """Play continues under newer rules versions (`domain.rules_version`): the steps
+    from this one on are decided under `versions`, those before under `was`."""
+
+    type: Literal["RulesVersionChanged"] = "RulesVersionChanged"
+    was: dict[str, int]
+    versions: dict[str, int]
 
 
 @fact

@@ -299,6 +299,8 @@ NO_ROWS = frozenset({
     # counted): bookkeeping that no table counts.
     "CostModifiersUsed", "BattleShockTestsCancelled",
     "RiderCarried", "RiderTokensRemoved", "T9AMembersMoved", "T9AMoveCounted",
+    # The rules versions play continues under (docs/rules-versions.md).
+    "RulesVersionChanged",
 })
 
 

@@ -40,9 +40,10 @@ from domain.errors import RuleViolation
 from domain.game import Game
 from domain.gate import settle
 from domain.history import History, LogHistory
+from domain.rules_version import decided_under, missing_code, words
 from domain.words import counted
 from events.base import Fact, same_fact
-from events.core import GameStarted, SeedSealed, StepTaken
+from events.core import GameStarted, RulesVersionChanged, SeedSealed, StepTaken
 from events.envelope import GENESIS_HASH, GameEvent, GameSnapshot, chain_hash, hashed_body
 from replay.keyed import (
     KEY_ENV,
@@ -77,6 +78,10 @@ class Verdict:
     #: An `UNSIGNED` game that the key's signed-games record lists: the event of its
     #: first signed head (`replay.signed_games`); None when the record does not list it.
     listed: int | None = None
+    #: The steps not decided again because the rules version that decided them is no
+    #: longer in this code (`domain.rules_version`): one line each. The hash chain
+    #: and the other steps were checked; `ok` is still True, but `line` says so.
+    not_redecided: tuple[str, ...] = ()
 
     @property
     def unsigned(self) -> bool:
@@ -88,6 +93,10 @@ class Verdict:
         which its head hash is added)."""
         if self.unsigned:
             return self.unsigned_line(adopt)
+        if self.ok and self.not_redecided:
+            return (f"NOT RE-DECIDED: {'; '.join(self.not_redecided)}; the hash chain and "
+                    f"the other {counted(self.steps - len(self.not_redecided), 'step')} "
+                    f"check out; head {self.head_hash}")
         if self.ok:
             heads = HEADS_WORDS.get(self.heads, "")
             return (
@@ -139,10 +148,11 @@ def verify_game(service: GameService, game_id: UUID, expect_head: str | None = N
     but every head it has must still pass this key's MAC: a game another key signed
     is never re-signed."""
     notes: list[str] = []
+    skipped: list[str] = []
     macs = SnapshotMacs()
     try:
         events = read_chain(service, game_id)
-        steps = redecide_all(events, stored_snapshots(service, game_id, notes, macs))
+        steps = redecide_all(events, stored_snapshots(service, game_id, notes, macs), skipped)
         heads = checked_heads(service, game_id, events, macs.signed, adopting=not signed_heads)
         if heads == SIGNED:  # an unsigned game's snapshots have no MAC: its line says so
             notes += [f"the stored snapshot at event {version} carries no {KEY_ENV} MAC; "
@@ -159,7 +169,7 @@ def verify_game(service: GameService, game_id: UUID, expect_head: str | None = N
     if service.key is None and len(events) > service.snapshot_recheck_events:
         notes.append(unkeyed_snapshot_warning(service.snapshot_recheck_events))
     return Verdict(heads != UNSIGNED, len(events), steps, head_hash=head, notes=tuple(notes),
-                   heads=heads, listed=listed)
+                   heads=heads, listed=listed, not_redecided=tuple(skipped))
 
 
 def unkeyed_snapshot_warning(recheck_events: int) -> str:
@@ -349,8 +359,13 @@ def decode_row(game_id: UUID, version: int, topic: str, state: bytes) -> tuple[G
         raise VerifyFailure(version, f"it cannot be read: {reason}") from None
 
 
-def redecide_all(events: Sequence[GameEvent], snapshots: dict[int, Game] | None = None) -> int:
+def redecide_all(events: Sequence[GameEvent], snapshots: dict[int, Game] | None = None,
+                 skipped: list[str] | None = None) -> int:
     """Replay without snapshots, re-deciding each step; the number of steps.
+
+    Each step is decided again under the rules versions that decided it
+    (`step_versions`); a step whose versions this code no longer holds is only
+    applied, with a line in `skipped` (without `skipped`, that fails the log).
 
     The log's shape is checked on the way: `GameStarted` first, then the
     set-up (step 0) up to the first `StepTaken`, then steps numbered 1, 2, …
@@ -377,7 +392,17 @@ def redecide_all(events: Sequence[GameEvent], snapshots: dict[int, Game] | None 
             index += 1
         for event in recorded:
             check_step_number(event, steps)
-        redecide_step(game, recorded, history)
+        versions = step_versions(game, recorded)
+        missing = missing_code(game.ruleset, versions)
+        if missing is None:
+            redecide_step(game, recorded, history, versions)
+        elif skipped is None:
+            raise VerifyFailure(recorded[0].originator_version, f"NOT RE-DECIDED: {missing}")
+        else:
+            skipped.append(f"step {steps} (event {recorded[0].originator_version}) was decided "
+                           f"under {words(versions)}: {missing}")
+            for event in recorded:
+                game.apply_event(event)
         check_snapshot(game, snapshots.pop(game.version, None))
     if snapshots:
         raise VerifyFailure(
@@ -436,8 +461,24 @@ def fold(events: Sequence[GameEvent]) -> Game:
     return game
 
 
-def redecide_step(game: Game, recorded: Sequence[GameEvent], history: History) -> None:
-    """Decide the recorded command again; the facts must match the log."""
+def step_versions(game: Game, recorded: Sequence[GameEvent]) -> dict[str, int]:
+    """The rules versions that decided a recorded step: those its `RulesVersionChanged`
+    moved to, else the game's stamp before it. Versions never go back."""
+    was = decided_under(game.state)
+    for event in recorded:
+        if isinstance(event.fact, RulesVersionChanged):
+            now = event.fact.versions
+            if any(now.get(key, 0) < version for key, version in was.items()):
+                raise VerifyFailure(event.originator_version, f"the rules versions go back "
+                                    f"from {words(was)} to {words(now)}")
+            return dict(now)
+    return was
+
+
+def redecide_step(game: Game, recorded: Sequence[GameEvent], history: History,
+                  versions: dict[str, int] | None = None) -> None:
+    """Decide the recorded command again (under `versions`, default the game's
+    stamp); the facts must match the log."""
     taken = recorded[0].fact
     assert isinstance(taken, StepTaken)
     state = game.state
@@ -449,7 +490,8 @@ def redecide_step(game: Game, recorded: Sequence[GameEvent], history: History) -
     )
     try:
         command = game.ruleset.parse_command(dict(taken.command))
-        decided = settle(game.ruleset, state, command, dice, history)
+        decided = settle(game.ruleset, state, command, dice, history,
+                         versions if versions is not None else decided_under(state))
     except RuleViolation as refusal:
         raise VerifyFailure(
             recorded[0].originator_version,

@@ -2,8 +2,9 @@
 
 Every expected failure (a malformed script, an unknown game, a bad value, a
 database problem) is one line on stderr and exit code 2; `verify` exits 1 for
-a tampered game (and, with `WARLEDGER_KEY`, 5 for a game with no signed head), and
-`step` exits 1 when its step is refused. No tracebacks.
+a tampered game (and, with `WARLEDGER_KEY`, 5 for a game with no signed head; 4
+when steps decided under rules versions this code no longer holds were not decided
+again), and `step` exits 1 when its step is refused. No tracebacks.
 
 `--as PLAYER` makes an output one player's: it shows, counts, numbers and
 hashes only what that player may know (`replay.positions`, `replay.export`).
@@ -25,7 +26,7 @@ from urllib.parse import urlparse
 from uuid import UUID
 
 from replay.storage import DEFAULT_DB, check_reachable, redact
-from warledger import cmd_simulate
+from warledger import cmd_revalidate, cmd_simulate
 from warledger.cmd_serve import register as register_serve
 from warledger.cmd_stats import register as register_stats
 from warledger.cmd_viewer import register as register_viewer
@@ -150,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "keyed server decides on it; refused for a game the key's "
                         "signed-games record lists")
     verify.set_defaults(handler=cmd_verify)
+    cmd_revalidate.register(sub)
 
     reveal = sub.add_parser("reveal", help="reveal the dice seed and re-derive every roll")
     add_game_args(reveal)
@@ -541,11 +543,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
     print(verdict.line(adopt=adopt))
     if verdict.ok and adopting:
         sign_head(service, game_id, verdict)
-    return VERIFY_UNSIGNED if verdict.unsigned else 0 if verdict.ok else 1
+    if verdict.unsigned:
+        return VERIFY_UNSIGNED
+    if not verdict.ok:
+        return 1
+    return VERIFY_NOT_REDECIDED if verdict.not_redecided else 0
 
 
 #: `verify`'s exit code for a game with no signed head, with the key (0 ok, 1 bad).
 VERIFY_UNSIGNED = 5
+#: `verify`'s exit code when steps decided under rules versions this code no longer
+#: holds were not decided again (`NOT RE-DECIDED: ...`, docs/rules-versions.md).
+VERIFY_NOT_REDECIDED = 4
 
 
 def check_adoptable(service: GameService, game_id: UUID, head: str,

@@ -114,6 +114,8 @@ class Figure(UnitState):
     kept_by_play: ClassVar[frozenset[str]] = frozenset(
         {"tokens", "acted", "given_action", "controller", "removed_in_turn_of", "saddle_figure"}
     )
+    #: The script seats a rider with `rider:` on its mount (MNT-17 ... MNT-23).
+    set_by_fielding: ClassVar[frozenset[str]] = frozenset({"mount"})
 
     @field_validator("mount_type")
     @classmethod

@@ -51,9 +51,9 @@ GAMES = list(stored_games())
 
 
 #: State fields added after the fixture was captured (the result and
-#: metadata); a log stored before them leaves them at None, and the captured
-#: dump did not have them.
-ADDED_AFTER_CAPTURE = ("metadata", "result")
+#: metadata, the rules version stamp); a log stored before them leaves them at None,
+#: and the captured dump did not have them.
+ADDED_AFTER_CAPTURE = ("metadata", "result", "rules_version")
 
 
 def full_hash(state: GameState) -> str:
