@@ -38,6 +38,9 @@ class Command(BaseModel):
     after_game_over: ClassVar[bool] = False
     #: Whether the judge may issue it (CORE-JUDGE: `end_game`, rulings, consent).
     judge_may: ClassVar[bool] = False
+    #: Its fields, besides the units it orders, that name units (targets, a mount):
+    #: each must name a unit its player may know of (INPUT), like the units it orders.
+    unit_fields: ClassVar[tuple[str, ...]] = ()
 
     do: str
     by: str = Field(min_length=1)
@@ -45,6 +48,18 @@ class Command(BaseModel):
     def ordered_units(self) -> tuple[str, ...]:
         """The units this command gives orders to; each must belong to `by`."""
         return ()
+
+    def named_units(self) -> tuple[str, ...]:
+        """Every unit this command names: the units it orders, then those its
+        `unit_fields` name (a unit hidden from `by` is one they cannot name)."""
+        named = list(self.ordered_units())
+        for name in self.unit_fields:
+            value = getattr(self, name)
+            if isinstance(value, str):
+                named.append(value)
+            elif value is not None:
+                named.extend(value)
+        return tuple(named)
 
     def record(self) -> dict[str, Any]:
         """The command as stored in the log (`StepTaken.command`)."""

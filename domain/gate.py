@@ -101,14 +101,20 @@ def keep_rules_version(d: Decision, versions: dict[str, int]) -> None:
 
 def check_input(state: GameState, command: Command, dice: DiceSource,
                 record: dict[str, Any]) -> None:
-    """Gate 1 (INPUT): the values can be stored, the player and the units named
-    exist, and the physical dice given can be dice. `record`: the command as
-    stored (`Command.record`, made once per decision)."""
+    """Gate 1 (INPUT): the values can be stored, the player exists, every unit named
+    is one they may know of, and the physical dice given can be dice. `record`: the
+    command as stored (`Command.record`, made once per decision).
+
+    Units are resolved here, before any CORE rule (window, turn, ownership) or
+    clause is asked: a unit hidden from the player (CORE-OWNER, principle 5) is
+    then refused exactly as an id no unit has, by every command in every position,
+    and no later rule can tell the two apart."""
     check_storable(command, record)
     if command.by not in state.players and command.by != JUDGE:
         raise InputError(f"{command.by!r} is not a player in this game")
-    for unit_id in command.ordered_units():
-        state.unit(unit_id)
+    seer = None if command.by == JUDGE else command.by
+    for unit_id in command.named_units():
+        state.unit_known_to(unit_id, seer)
     dice.check_fit()
 
 
@@ -157,7 +163,7 @@ def check_allowed_now(ruleset: Ruleset, state: GameState, command: Command) -> N
             f"it is {state.active_player}'s turn; {command.by} cannot {command.do}",
         )
     for unit_id in command.ordered_units():
-        unit = state.unit_known_to(unit_id, command.by)
+        unit = state.unit(unit_id)  # one the player may know of (INPUT passed)
         if unit.owner != command.by:
             raise RuleViolation(
                 "CORE-OWNER", f"{unit_id} belongs to {unit.owner}; {command.by} cannot order it"

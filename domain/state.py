@@ -465,12 +465,14 @@ class GameState(StateModel):
         except KeyError:
             raise no_such_unit(unit_id) from None
 
-    def unit_known_to(self, unit_id: str, player: str) -> UnitState:
-        """The unit with this id as `player` may name it: a unit hidden from them is
-        refused exactly as an unknown id is (same INPUT clause, same message), so
-        commands cannot probe for hidden ids."""
-        unit = self.unit(unit_id)
-        if not known_to(unit.owner, unit.conditions, player):
+    def unit_known_to(self, unit_id: str, player: str | None) -> UnitState:
+        """The unit with this id as `player` (None: the judge) may name it. A unit
+        hidden from them is refused exactly as an unknown id is: the same INPUT error,
+        word for word, raised at the same place after the same constant-time look-up
+        (no rule, geometry or storage is asked on either path), so neither the answer
+        nor its timing tells them the unit exists."""
+        unit = self.units.get(unit_id)
+        if unit is None or not known_to(unit.owner, unit.conditions, player):
             raise no_such_unit(unit_id)
         return unit
 

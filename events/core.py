@@ -92,7 +92,11 @@ class StepTaken(Fact):
         """v1 → v2: the same fields (a stored v1 fact is read as `StepTakenV1`)."""
 
     def visible_to(self, player: str, hidden_units: frozenset[str]) -> bool:
-        """Hidden when any argument of the command names a hidden unit."""
+        """Hidden when any argument of the command names a hidden unit; never from
+        the player who took the step (they know what they sent, and a free text of
+        theirs that happens to be a hidden id must not hide their own step)."""
+        if self.by == player:
+            return True
         values = {str(v) for v in self.command.values() if isinstance(v, str | int)}
         for value in self.command.values():
             if isinstance(value, list):

@@ -21,6 +21,7 @@ class Move(Command):
     """Move action: along `path` (waypoints after the start), then face `facing`."""
 
     do: Literal["move"] = "move"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
     path: list[Point] = Field(min_length=1)
     facing: Facing | None = None
@@ -31,6 +32,7 @@ class CloseAttack(Command):
     """Close combat action against one target (several with Sweep)."""
 
     do: Literal["close_attack"] = "close_attack"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure", "targets")
     figure: str
     targets: list[str] = Field(min_length=1)
     use: list[str] = Field(default_factory=list)
@@ -40,6 +42,7 @@ class RangedAttack(Command):
     """Ranged combat action; with `area` (Bombard) every figure around the target is hit."""
 
     do: Literal["ranged_attack"] = "ranged_attack"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure", "target")
     figure: str
     target: str
     area: bool = False
@@ -50,6 +53,7 @@ class FreeSpin(Command):
     """Turn a figure on the spot without an action (core free spin)."""
 
     do: Literal["free_spin"] = "free_spin"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
     facing: Facing
 
@@ -58,6 +62,7 @@ class Capture(Command):
     """Action: capture an opposing warrior in base contact (core capture)."""
 
     do: Literal["capture"] = "capture"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure", "target")
     figure: str
     target: str
 
@@ -67,6 +72,7 @@ class UseAbility(Command):
     Magic Levitation), optionally on a target figure."""
 
     do: Literal["use_ability"] = "use_ability"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure", "target")
     figure: str
     ability: Literal["surge", "strong_flyer", "magic_levitation"]
     target: str | None = None
@@ -76,6 +82,7 @@ class DropItem(Command):
     """Put a carried item down at `at`."""
 
     do: Literal["drop_item"] = "drop_item"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
     item: str
     at: Point
@@ -85,6 +92,7 @@ class PickUpItem(Command):
     """Pick an item up from the table."""
 
     do: Literal["pick_up_item"] = "pick_up_item"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
     item: str
 
@@ -93,6 +101,7 @@ class Dismount(Command):
     """Special action: the rider leaves its mount, its base placed at `at` (or anywhere free)."""
 
     do: Literal["dismount"] = "dismount"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
     at: Point | None = None
 
@@ -101,6 +110,7 @@ class MountUp(Command):
     """Special action: a dismounted rider climbs onto a friendly riderless mount."""
 
     do: Literal["mount"] = "mount"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure", "mount")
     figure: str
     mount: str
 
@@ -119,6 +129,7 @@ class Charge(MoveThenAct):
     """Charge: move up to the mount's speed, then attack in close combat."""
 
     do: Literal["charge"] = "charge"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure", "targets")
     targets: list[str] = Field(min_length=1)
 
 
@@ -126,6 +137,7 @@ class RideByShot(MoveThenAct):
     """Ride-by Shot: move up to the mount's speed, then the rider shoots."""
 
     do: Literal["ride_by_shot"] = "ride_by_shot"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure", "target")
     target: str
 
 
@@ -133,6 +145,7 @@ class Unhorse(MoveThenAct):
     """Unhorse: move into contact with an opposing cavalry unit and try to unseat its rider."""
 
     do: Literal["unhorse"] = "unhorse"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure", "target")
     target: str
 
 
@@ -140,6 +153,7 @@ class Trample(Command):
     """Trample: a straight move ahead, over other figures' bases."""
 
     do: Literal["trample"] = "trample"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
     to: Point
     use: list[str] = Field(default_factory=list)
@@ -149,6 +163,7 @@ class DeclareFormation(Command):
     """Declare that two or three figures in base contact form a formation."""
 
     do: Literal["declare_formation"] = "declare_formation"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figures",)
     figures: list[str] = Field(min_length=1)
 
 
@@ -157,6 +172,7 @@ class ChoosePushing(Command):
 
     who: ClassVar[Who] = "any"
     do: Literal["choose_pushing"] = "choose_pushing"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
     takes: Literal["rider", "mount"]
 
@@ -165,6 +181,7 @@ class DarkAlliance(Command):
     """Dark Alliance: 1 pushing damage to a Dark Riders rider, 1 click healed on its mount."""
 
     do: Literal["dark_alliance"] = "dark_alliance"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
 
 
@@ -172,6 +189,7 @@ class Poison(Command):
     """Poison: 1 damage to every opposing figure in contact with the figure's front arc."""
 
     do: Literal["poison"] = "poison"
+    unit_fields: ClassVar[tuple[str, ...]] = ("figure",)
     figure: str
 
 

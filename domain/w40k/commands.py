@@ -35,6 +35,7 @@ class UseStratagem(Command):
     who: ClassVar[Who] = "any"
     ignores_windows: ClassVar[bool] = True
     do: Literal["use_stratagem"] = "use_stratagem"
+    unit_fields: ClassVar[tuple[str, ...]] = ("targets", "enemy")
     stratagem: str = Field(min_length=1)
     targets: tuple[str, ...] = ()
     sections: tuple[str, ...] = ()
@@ -102,6 +103,7 @@ class Shoot(Command):
     """Select a unit to shoot and select its target."""
 
     do: Literal["shoot"] = "shoot"
+    unit_fields: ClassVar[tuple[str, ...]] = ("target",)
     unit: str
     target: str
 
@@ -113,6 +115,7 @@ class DeclareCharge(Command):
     """Declare a charge against enemy units within 12"; the charge roll (2D6) follows."""
 
     do: Literal["declare_charge"] = "declare_charge"
+    unit_fields: ClassVar[tuple[str, ...]] = ("targets",)
     unit: str
     targets: tuple[str, ...] = Field(min_length=1)
 
@@ -137,6 +140,7 @@ class Fight(Command):
 
     who: ClassVar[Who] = "any"
     do: Literal["fight"] = "fight"
+    unit_fields: ClassVar[tuple[str, ...]] = ("target",)
     unit: str
     target: str
 
