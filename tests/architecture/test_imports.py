@@ -1,4 +1,4 @@
-"""The package's modules import cleanly and without cycles.
+"""The package's modules import cleanly, without cycles, and no edge imports another.
 
 Every module is imported on its own in a fresh interpreter, so none depends on
 another module having been imported first (registration by side effect).
@@ -136,3 +136,77 @@ def test_every_module_imports_on_its_own() -> None:
     assert run.returncode == 0, run.stderr[-2000:]
     assert json.loads(run.stdout) == {}
     assert len(MODULES) > 100
+
+
+#: The two edges: the command line and the HTTP server. Each calls the application
+#: layer (replay/, domain/, projections/ and the shared warledger.script etc.), never
+#: the other edge; the application layer imports neither.
+EDGES = {
+    "cli": ("warledger.cli", "warledger.cmd_", "warledger.views_follow"),
+    "server": ("warledger.server",),
+}
+#: `warledger serve` is the command line handing over to the server: the one crossing.
+CROSSINGS = {("warledger.cmd_serve", "warledger.server.app")}
+
+
+def edge_of(module: str) -> str | None:
+    """Which edge a module belongs to (None: the application layer, or shared)."""
+    for edge, prefixes in EDGES.items():
+        if any(module == p or module.startswith(p if p.endswith("_") else f"{p}.")
+               for p in prefixes):
+            return edge
+    return None
+
+
+def every_import(source: str) -> set[str]:
+    """Every module a source imports anywhere: at module level, under `if
+    TYPE_CHECKING:`, and inside functions (a lazy import is still a dependency)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def edge_crossings(sources: dict[str, str]) -> list[str]:
+    """Each import of an edge's module by a module outside that edge, but `CROSSINGS`."""
+    bad = []
+    for name, source in sorted(sources.items()):
+        for target in sorted(every_import(source)):
+            target_edge = edge_of(target)
+            if target_edge is None or target_edge == edge_of(name):
+                continue
+            if not any(name == importer and (target == allowed or target.startswith(
+                    f"{allowed}.")) for importer, allowed in CROSSINGS):
+                bad.append(f"{name} imports {target}")
+    return bad
+
+
+def source_of(name: str) -> str:
+    path = ROOT / Path(*name.split("."))
+    return (path / "__init__.py" if path.is_dir() else path.with_suffix(".py")).read_text()
+
+
+def test_the_crossing_finder_finds_an_edge_importing_an_edge() -> None:
+    """Lazy imports count: the server's once imported the CLI's `step_result` inside
+    a method."""
+    lazy = "def command():\n    from warledger.cli import step_result\n"
+    assert edge_crossings({"warledger.server.app": lazy}) == [
+        "warledger.server.app imports warledger.cli",
+        "warledger.server.app imports warledger.cli.step_result"]
+    assert edge_crossings({"replay.service": "import warledger.server.seats\n"}) == [
+        "replay.service imports warledger.server.seats"]
+    assert edge_crossings({"warledger.cmd_stats": "from warledger.cli import CliError\n",
+                           "warledger.cmd_serve": "from warledger.server.app import x\n"}) == []
+    assert edge_crossings({"warledger.cmd_stats": "from warledger.server import app\n"}) == [
+        "warledger.cmd_stats imports warledger.server",
+        "warledger.cmd_stats imports warledger.server.app"]
+
+
+def test_no_edge_imports_the_other_and_the_application_layer_imports_neither() -> None:
+    sources = {name: source_of(name) for name in MODULES}
+    assert {edge_of(n) for n in sources} == {None, "cli", "server"}
+    assert edge_crossings(sources) == []

@@ -27,8 +27,9 @@ import pytest
 import yaml
 
 from domain.dice import seed_commitment
+from replay.receipts import step_result
 from replay.service import GameService
-from warledger.cli import main, step_result
+from warledger.cli import main
 from warledger.script import Script, parse_script, split_step
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -322,7 +322,7 @@ class Server:
     def command(self, game_id: UUID, seat: Seat, data: dict[str, Any],
                 dice: list[int] | None, if_match: int | None) -> tuple[int, dict[str, Any]]:
         """Decide one command for a seat: (HTTP status, body)."""
-        from warledger.cli import step_result
+        from replay.receipts import step_result
 
         with self.lock:
             outcome = self.decide(game_id, seat, data, dice, if_match)
