@@ -12,6 +12,8 @@ from typing import Any
 
 import orjson
 
+from projections.wording import say_result
+
 #: View fields shown in the heading and tables; any other field is listed after them.
 SHOWN = frozenset({"ruleset", "variant", "round", "phase", "active_player", "players", "units",
                    "reaction_window", "finished"})
@@ -30,7 +32,8 @@ def render_state(view: dict[str, Any]) -> str:
     lines += ["", window_line(view.get("reaction_window"))]
     extra = {k: v for k, v in sorted(view.items()) if k not in SHOWN}
     for key, value in extra.items():
-        lines.append(f"{key}: {compact(value)}")
+        said = say_result(value) if key == "result" else compact(value)
+        lines.append(f"{key}: {said}")
     return "\n".join(lines)
 
 
@@ -65,7 +68,7 @@ def window_line(window: dict[str, Any] | None) -> str:
     if window is None:
         return "reaction window: none open"
     waiting = [w for w in window.get("eligible", []) if w not in window.get("declared", {})]
-    declared = ", ".join(f"{k}: {v}" for k, v in window.get("declared", {}).items())
+    declared = ", ".join(f"{k}: {compact(v)}" for k, v in window.get("declared", {}).items())
     return (f"reaction window: {window['kind']}, eligible {', '.join(window['eligible'])}; "
             f"waiting for {', '.join(waiting) or 'nobody'}"
             + (f"; declared {declared}" if declared else ""))

@@ -160,8 +160,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "every digital die still to come)")
     reveal.set_defaults(handler=cmd_reveal)
 
-    games = sub.add_parser("games", help="list the games in a database")
+    games = sub.add_parser("games", help="list the games in a database: date, rule set, "
+                           "players, events, confirmed result, event/round/table")
     games.add_argument("db")
+    games.add_argument("--json", action="store_true", help="one JSON object a line per game")
     games.set_defaults(handler=cmd_games)
 
     schema = sub.add_parser("schema", help="print a JSON Schema")
@@ -603,12 +605,17 @@ def cmd_reveal(args: argparse.Namespace) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
+    """The store's games, oldest first, each read from a few rows (`replay.game_list`)."""
+    import orjson
+
+    from replay.game_list import game_summaries
+
     service = open_service(args.db)
-    for game_id in service.game_ids():
-        game = service.load(game_id)
-        state = game.state
-        status = "finished" if state.finished else f"round {state.round} {state.phase}"
-        print(f"{game_id}  {state.ruleset:<13} {game.version:>6} events  {status}")
+    for summary in game_summaries(service):
+        if args.json:  # JSON lines, as `export` prints
+            sys.stdout.write(orjson.dumps(summary.as_json()).decode() + "\n")
+        else:
+            print(summary.line())
     return 0
 
 
