@@ -122,10 +122,10 @@ def test_an_operator_with_the_database_but_no_token_cannot_act(
                                headers=auth(stolen))
         assert response.status_code == 401 and response.json()["error"] == "bad_token"
     assert client.post(url, json={"by": "red", "do": "next_phase"}).status_code == 401
-    # A token of another game holds no seat in this one.
+    # A token of another game holds no seat in this one: as if the game did not exist.
     other = create(client)
     response = client.post(url, json={"do": "next_phase"}, headers=auth(other["seats"]["red"]))
-    assert response.status_code == 401
+    assert (response.status_code, response.json()["error"]) == (404, "unknown_game")
     state = client.get(f"/games/{game['game']}/state", headers=auth(game["seats"]["judge"]))
     assert state.json()["phase"] == "deployment"  # nobody moved the game on
 
@@ -288,8 +288,8 @@ def test_bad_reads_are_one_json_error_and_no_seat_reads_anothers(client: TestCli
     cases = [
         (client.get(f"/games/{gid}/state", headers=auth("nope")), 401, "bad_token"),
         (client.get(f"/games/{gid}/stream?follow=0"), 401, "no_token"),
-        (client.get(f"/games/{gid}/export", headers=auth(other["seats"]["red"])), 401,
-         "bad_token"),  # another game's seat reads nothing of this one
+        (client.get(f"/games/{gid}/export", headers=auth(other["seats"]["red"])), 404,
+         "unknown_game"),  # another game's seat reads nothing of this one
         (client.get(f"/games/{unknown}/stream", headers=auth(seats["panoceania"])), 404,
          "unknown_game"),
         (client.get(f"/games/{gid}/stream?follow=0",

@@ -54,7 +54,7 @@ def test_a_remembered_token_holds_only_its_own_seat_in_its_own_game(
                          headers=auth(red[:-1] + ("A" if red[-1] != "A" else "B")))
 
     assert (as_blue.status_code, as_blue.json()["error"]) == (403, "not_your_seat")
-    assert (other_game.status_code, other_game.json()["error"]) == (401, "bad_token")
+    assert (other_game.status_code, other_game.json()["error"]) == (404, "unknown_game")
     assert (forged.status_code, forged.json()["error"]) == (401, "bad_token")
     assert len(server.seats._known) == 1  # refused tokens are not remembered
     unknown = client.get("/games/00000000-0000-0000-0000-000000000000", headers=auth(red))

@@ -20,6 +20,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -31,7 +32,6 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from domain.bounded import Bounded
 from domain.errors import ScriptError
 from domain.ruleset import Setup, find_ruleset
 from events.envelope import GameEvent
@@ -53,8 +53,6 @@ MAX_BODY = 1 << 20
 POLL_SECONDS = 0.02
 #: The seats whose numbered events a server keeps (the least recently used go first).
 MAX_SEERS = 512
-#: The games a server remembers it has found (a game, once started, is never removed).
-KNOWN_GAMES = 4096
 #: A stream sends a comment this often when nothing happens (keeps proxies open).
 KEEPALIVE_SECONDS = 15.0
 
@@ -215,9 +213,6 @@ class Server:
         #: `MAX_SEERS`, so memory does not grow with the games a server has seen.
         self.seers: OrderedDict[tuple[UUID, str], tuple[Seer, list[tuple[int, GameEvent]]]] = \
             OrderedDict()
-        #: Games found in the store lately (`KNOWN_GAMES`): no read to know they exist.
-        self.known_games: Bounded[UUID, bool] = Bounded(KNOWN_GAMES)
-        self.known_lock = threading.Lock()
 
     def close(self) -> None:
         """Close the stores, once no worker thread is reading them."""
@@ -230,29 +225,32 @@ class Server:
             self.seats.close()
 
     # -- who is asking ------------------------------------------------------------
-    def game_id(self, request: Request) -> UUID:
-        text = request.path_params["game"]
-        try:
-            game_id = UUID(text)
-        except ValueError:
-            raise ApiError(404, "unknown_game", f"no game {text!r} on this server") from None
-        with self.known_lock:
-            if self.known_games.recent(game_id):
-                return game_id
-        if not self.service.recorder.select_events(game_id, limit=1):
-            raise ApiError(404, "unknown_game", f"no game {text} on this server")
-        with self.known_lock:
-            self.known_games.keep(game_id, True)
-        return game_id
-
-    def seat(self, request: Request, game_id: UUID) -> Seat:
+    def seats_held(self, request: Request) -> list[Seat]:
+        """Every seat the request's token holds: 401 without a token, or with one that
+        holds none. Asked before anything about a game, so these answers never depend
+        on which games exist."""
         token = bearer_token(request)
         if token is None:
             raise ApiError(401, "no_token", "send the seat's token: Authorization: Bearer TOKEN")
-        seat = self.seats.seat_of(game_id, token)
-        if seat is None:
-            raise ApiError(401, "bad_token", "that token holds no seat in this game")
-        return seat
+        held = self.seats.seats_held(token)
+        if not held:
+            raise ApiError(401, "bad_token", "that token holds no seat on this server")
+        return held
+
+    def seat(self, request: Request) -> Seat:
+        """The seat the token holds in the game of the path. A game that does not exist
+        and a game the token holds no seat in get the same answer (no probing for
+        games), and neither reads the game store."""
+        text = request.path_params["game"]
+        try:
+            game_id: UUID | None = UUID(text)
+        except ValueError:
+            game_id = None
+        for seat in self.seats_held(request):
+            if seat.game_id == game_id:
+                return seat
+        raise ApiError(404, "unknown_game", f"no game {text!r} that this token holds a "
+                       "seat in")
 
     # -- reading --------------------------------------------------------------------
     def events(self, game_id: UUID) -> list[GameEvent]:
@@ -318,6 +316,25 @@ class Server:
             state = self.service.signed(self.service.load(game_id)).state
             return state_view(state, seat.player), self.head(game_id, seat)
 
+    def summary(self, seat: Seat) -> dict[str, Any]:
+        """One line of `GET /games`: the game as the seat's view shows it (what the
+        seat may know), with the seat's head and the game's links."""
+        with self.lock:
+            state = self.service.signed(self.service.load(seat.game_id)).state
+            view = state_view(state, seat.player)
+        head = self.head(seat.game_id, seat)
+        metadata = {k: v for k, v in (state.metadata or {}).items()
+                    if k in ("event", "round", "table", "mission") and v is not None}
+        base = f"/games/{seat.game_id}"
+        return {"game": str(seat.game_id), "seat": seat.name, "role": seat.role,
+                "ruleset": view["ruleset"], "players": sorted(view["players"]),
+                "metadata": metadata, "round": view.get("round"),
+                "phase": view.get("phase"), "finished": view.get("finished"),
+                "head": head.receipt,
+                "links": {"state": f"{base}/state", "viewer": f"{base}/viewer",
+                          "stream": f"{base}/stream", "export": f"{base}/export",
+                          "audit": f"{base}/audit", "commands": f"{base}/commands"}}
+
     # -- commands -------------------------------------------------------------------
     def command(self, game_id: UUID, seat: Seat, data: dict[str, Any],
                 dice: list[int] | None, if_match: int | None) -> tuple[int, dict[str, Any]]:
@@ -377,6 +394,15 @@ class Server:
                       "spectate": f"{base}/viewer?token={tokens['spectator']}"},
             "steps_not_played": len(script.steps),
         }
+
+
+#: The page at `/`: a player or judge pastes their token and sees their games, with
+#: links to each game's viewer. A static file of the package (no CDN, no build).
+FRONT_PAGE = Path(__file__).with_name("front.html")
+#: It runs its own inline script and talks to its own server only.
+FRONT_PAGE_POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src "
+                     "'unsafe-inline'; connect-src 'self'; img-src 'self' data:; "
+                     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 
 def with_secret_seed(setup: Setup) -> Setup:
@@ -530,11 +556,19 @@ def create_app(db: str, *, max_body: int = MAX_BODY, key: bytes | None = None) -
 
     async def who(request: Request) -> tuple[UUID, Seat]:
         refuse_repeats(request)
+        seat = await run_in_threadpool(server.seat, request)
+        return seat.game_id, seat
 
-        def look() -> tuple[UUID, Seat]:
-            game_id = server.game_id(request)
-            return game_id, server.seat(request, game_id)
-        return await run_in_threadpool(look)
+    async def list_games(request: Request) -> Response:
+        refuse_repeats(request)
+
+        def games() -> list[dict[str, Any]]:
+            return [server.summary(seat) for seat in server.seats_held(request)]
+        return JSONResponse({"games": await run_in_threadpool(games)})
+
+    async def front_page(request: Request) -> Response:
+        return HTMLResponse(FRONT_PAGE.read_text(encoding="utf-8"),
+                            headers={"Content-Security-Policy": FRONT_PAGE_POLICY})
 
     async def post_command(request: Request) -> Response:
         game_id, seat = await who(request)
@@ -655,6 +689,8 @@ def create_app(db: str, *, max_body: int = MAX_BODY, key: bytes | None = None) -
                             status_code=500)
 
     routes = [
+        Route("/", front_page, methods=["GET"]),
+        Route("/games", list_games, methods=["GET"]),
         Route("/games", create_game, methods=["POST"]),
         Route("/games/{game}", get_head, methods=["GET"]),
         Route("/games/{game}/commands", post_command, methods=["POST"]),

@@ -148,19 +148,25 @@ class SeatStore:
                   "VALUES (?, ?, ?, ?)", (token_hash(token), str(game_id), role, seat))
         return token
 
-    def seat_of(self, game_id: UUID, token: str) -> Seat | None:
-        """The seat a token holds in this game, or None (a wrong token, or another
-        game's)."""
+    def seats_held(self, token: str) -> list[Seat]:
+        """Every seat the token holds (a token is issued for one seat of one game), or
+        none: a wrong token, or none at all."""
         wanted = token_hash(token)
         rows = self._known_rows(wanted)
         if rows is None:
             rows = self._run("SELECT token_hash, game_id, role, seat FROM warledger_seats "
                              "WHERE token_hash = ?", (wanted,))
+        held = []
         for stored, game, role, seat in rows:
-            if hmac.compare_digest(str(stored), wanted) and game == str(game_id):
+            if hmac.compare_digest(str(stored), wanted):
                 self._remember(wanted, (str(game), str(role), str(seat)))
-                return Seat(game_id, str(role), str(seat))
-        return None
+                held.append(Seat(UUID(str(game)), str(role), str(seat)))
+        return held
+
+    def seat_of(self, game_id: UUID, token: str) -> Seat | None:
+        """The seat a token holds in this game, or None (a wrong token, or another
+        game's)."""
+        return next((s for s in self.seats_held(token) if s.game_id == game_id), None)
 
     def _known_rows(self, wanted: str) -> list[tuple[Any, ...]] | None:
         """The seat row of a token hash found before, or None (ask the database). Only
