@@ -126,6 +126,15 @@ class DiceSource:
         self.next_index += count
         return values, "digital", first
 
+    def hold(self, count: int, sides: int) -> tuple[int, ...] | None:
+        """Take the step's next `count` physical dice for a roll a later step makes
+        (the roll after a reaction window, CONTRACT "Rules versions"); None when the
+        step gave no dice of its own: the later step rolls then."""
+        if self.physical is None or not self.physical:
+            return None
+        values, _, _ = self._draw_fresh(count, sides)
+        return values
+
     def check_fit(self) -> None:
         """INPUT, before anything is decided: physical dice given with a step are
         faces of a die (1 or more), and none are given while undone dice are queued

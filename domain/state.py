@@ -408,6 +408,9 @@ class GameState(StateModel):
     #: same in every state of a game: a working copy shares them.
     shared_fields: ClassVar[frozenset[str]] = frozenset(
         {"board", "terrain", "players", "options"})
+    #: Fields added after games were first stored (`LATER_FIELDS`, and a rule set's
+    #: own): an undo records them only when they are set.
+    later_fields: ClassVar[tuple[str, ...]] = LATER_FIELDS
 
     ruleset: str
     variant: str | None = None

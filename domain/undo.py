@@ -26,7 +26,7 @@ from domain.commands import (
 from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.results import RESULT, decide_result_answer
-from domain.state import BOOKKEEPING, LATER_FIELDS, UNDO_DEPTH, GameState, StepRef
+from domain.state import BOOKKEEPING, UNDO_DEPTH, GameState, StepRef
 from domain.windows import WINDOWS, open_window
 from events.core import DiceRolled, ReactionDeclared, ReactionWindowClosed
 from events.undo import (
@@ -182,7 +182,7 @@ def redo(d: Decision, steps: tuple[int, ...], requester: str, consenter: str) ->
 
 def recorded(state: GameState) -> dict[str, Any]:
     """A state as an undo or redo records it: the game, not the log's bookkeeping."""
-    unset = {name for name in LATER_FIELDS if getattr(state, name) is None}
+    unset = {name for name in type(state).later_fields if getattr(state, name) is None}
     return state.model_dump(mode="json", exclude=set(BOOKKEEPING) | unset)
 
 

@@ -268,6 +268,17 @@ class ChargeDeclared(Fact):
 
 
 @fact
+class ChargeRollHeld(Fact):
+    """The charge roll waits for the stratagem window its declaration opened (Fire
+    Overwatch is chosen before the roll, CORE-CHARGE; w40k rules version 2). `dice`:
+    physical dice the declaring step carried, kept for that roll."""
+
+    type: Literal["ChargeRollHeld"] = "ChargeRollHeld"
+    unit: str
+    dice: tuple[int, ...] | None = None
+
+
+@fact
 class ChargeRolled(Fact):
     """A charge roll (2D6)."""
 

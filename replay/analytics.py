@@ -293,7 +293,8 @@ NO_ROWS = frozenset({
     "ItemEquipped", "CostModifierGranted", "ConditionsGiven", "EffectRecorded",
     "StratagemEffectsEnded", "RollReplaced", "MortalWoundsRolled", "UnitArrived",
     "BattleShockTestsDue", "BattleShockRecovered", "BattleShockTested", "UnitMoved",
-    "ShootingTargetSelected", "ChargeDeclared", "ChargeRolled", "ChargeMoveEnded", "UnitFought",
+    "ShootingTargetSelected", "ChargeDeclared", "ChargeRollHeld", "ChargeRolled",
+    "ChargeMoveEnded", "UnitFought",
     # The explicit facts of v2 logs: what appliers used to decide (undo depth, redo
     # stack, one-use modifiers, cancelled tests, carried riders and members, moves
     # counted): bookkeeping that no table counts.

@@ -7,6 +7,8 @@ from __future__ import annotations
 from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.geometry import Disc, is_wholly_on_board, is_within, path_length
+from domain.rules_version import at_least
+from domain.w40k.charges import CHARGE_DICE, CHARGE_SIDES, roll_charge
 from domain.w40k.commands import ChargeMove, DeclareCharge, Fight, Move, Shoot
 from domain.w40k.state import ENGAGEMENT_RANGE, W40KState, W40KUnit, game
 from domain.w40k.targets import are_engaged, gap_between, is_beyond, nearest_enemy
@@ -15,7 +17,7 @@ from domain.w40k.windows import open_stratagem_window
 from events.w40k import (
     ChargeDeclared,
     ChargeMoveEnded,
-    ChargeRolled,
+    ChargeRollHeld,
     ShootingTargetSelected,
     UnitFought,
     UnitMoved,
@@ -23,6 +25,8 @@ from events.w40k import (
 
 #: A charge may target enemy units within 12".
 CHARGE_RANGE = 12.0
+#: The w40k rules version from which the charge roll comes after its window.
+ROLL_AFTER_OVERWATCH = 2
 
 
 def moment_of(state: W40KState, trigger: str, unit: str, target: str | None = None) -> Moment:
@@ -95,7 +99,9 @@ def decide_shoot(d: Decision, cmd: Shoot) -> None:
 
 def decide_declare_charge(d: Decision, cmd: DeclareCharge) -> None:
     """CORE-CHARGE: a unit not in Engagement Range declares a charge against enemy
-    units within 12", then rolls 2D6. Opens the window for Fire Overwatch."""
+    units within 12", then rolls 2D6. Opens the window for Fire Overwatch; from w40k
+    rules version 2 the roll comes after that window (`charges.roll_held_charge`),
+    so the defender chooses Fire Overwatch not knowing it."""
     state = game(d)
     unit = state.unit(cmd.unit)
     on_table(unit, "CORE-CHARGE")
@@ -111,9 +117,14 @@ def decide_declare_charge(d: Decision, cmd: DeclareCharge) -> None:
                                                f"{CHARGE_RANGE:g}\"; {target_id} is {gap:.2f}\" "
                                                f"from {unit.id}")
     d.emit(ChargeDeclared(unit=unit.id, targets=cmd.targets))
-    values = d.roll("charge", 2, 6, unit.id)
-    d.emit(ChargeRolled(unit=unit.id, roll=state.next_roll_ref(), values=values))
-    open_stratagem_window(d, moment_of(state, "charge_declared", unit.id))
+    moment = moment_of(state, "charge_declared", unit.id)
+    if not at_least(state, w40k=ROLL_AFTER_OVERWATCH):
+        roll_charge(d, unit.id)
+        open_stratagem_window(d, moment)
+    elif open_stratagem_window(d, moment):
+        d.emit(ChargeRollHeld(unit=unit.id, dice=d.dice.hold(CHARGE_DICE, CHARGE_SIDES)))
+    else:
+        roll_charge(d, unit.id)
 
 
 def charge_roll_total(state: W40KState, unit_id: str) -> int:

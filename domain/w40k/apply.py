@@ -6,7 +6,14 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from domain.apply import ApplierTable
-from domain.w40k.state import CostModifier, CpEntry, RollRecord, StratagemUse, W40KState
+from domain.w40k.state import (
+    CostModifier,
+    CpEntry,
+    HeldCharge,
+    RollRecord,
+    StratagemUse,
+    W40KState,
+)
 from events.w40k import (
     BattleShockRecovered,
     BattleShockTested,
@@ -15,6 +22,7 @@ from events.w40k import (
     ChargeDeclared,
     ChargeMoveEnded,
     ChargeRolled,
+    ChargeRollHeld,
     CommandPointsGained,
     CommandPointsSpent,
     ConditionsGiven,
@@ -232,9 +240,17 @@ def _charge_declared(state: W40KState, fact: ChargeDeclared) -> None:
     state.charges[fact.unit] = list(fact.targets)
 
 
+@applies(ChargeRollHeld)
+def _charge_roll_held(state: W40KState, fact: ChargeRollHeld) -> None:
+    state.held_charge = HeldCharge(unit=fact.unit,
+                                   dice=list(fact.dice) if fact.dice is not None else None)
+
+
 @applies(ChargeRolled)
 def _charge_rolled(state: W40KState, fact: ChargeRolled) -> None:
     _record_roll(state, fact.roll, "charge", fact.unit, fact.values)
+    if state.held_charge is not None and state.held_charge.unit == fact.unit:
+        state.held_charge = None
 
 
 @applies(ChargeMoveEnded)

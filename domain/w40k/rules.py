@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 from domain.commands import Command
 from domain.decision import Decision
 from domain.errors import ScriptError
+from domain.rules_version import RulesChange
 from domain.ruleset import Handler, Ruleset, Setup, Wiring, facts_of
 from domain.state import GameState
 from domain.w40k import apply
@@ -69,11 +70,19 @@ HANDLERS: dict[type[Command], Handler] = {
     Fight: decide_fight,
 }
 
+#: The 40k rules versions after the first (`domain.rules_version`): each gates the
+#: rule it changes, so a game keeps the verdicts of the version that decided it.
+RULES_CHANGES = (
+    RulesChange(2, ("CORE-CHARGE", "STR-04"), "a charge is rolled after the stratagem "
+                "window its declaration opens (Fire Overwatch is chosen before the roll)"),
+)
+
 WIRING = Wiring(
     handlers=HANDLERS,
     appliers=apply.APPLIERS,
     facts=facts_of(w40k_facts),
     overlays="projections.w40k:w40k_overlays",
+    rules_changes=RULES_CHANGES,
 )
 
 

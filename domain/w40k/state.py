@@ -178,6 +178,16 @@ class RollRecord(StateModel):
     replaced_by: str | None = None
 
 
+class HeldCharge(StateModel):
+    """A declared charge whose roll waits for the window its declaration opened,
+    with the physical dice the declaring step carried for it (None: rolled then)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    unit: str
+    dice: list[int] | None = None
+
+
 class W40KState(GameState):
     """40k game state."""
 
@@ -190,6 +200,10 @@ class W40KState(GameState):
     rolls: list[RollRecord] = Field(default_factory=list)
     battle_shock_due: list[str] = Field(default_factory=list)
     charges: dict[str, list[str]] = Field(default_factory=dict)
+    #: The charge roll waiting for its window to close (w40k rules version 2).
+    held_charge: HeldCharge | None = None
+
+    later_fields: ClassVar[tuple[str, ...]] = (*GameState.later_fields, "held_charge")
 
     def unit(self, unit_id: str) -> W40KUnit:
         """The unit with this id, or an INPUT error naming it."""

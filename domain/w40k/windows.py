@@ -20,6 +20,7 @@ from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.state import to_read
 from domain.w40k.catalog import Stratagem, stratagems_of
+from domain.w40k.charges import roll_held_charge
 from domain.w40k.cost import check_can_pay, cost_of
 from domain.w40k.effects import has_room_to_arrive
 from domain.w40k.limits import (
@@ -120,6 +121,7 @@ def answer_window(d: Decision, player: str, answer: str) -> None:
     cursor = TimingCursor(state, player, None, Moment.now(state))
     if TIMING.allows(cursor, "close_window"):
         d.emit(ReactionWindowClosed(kind="stratagem"))
+        roll_held_charge(d)
         if held in ("next_phase", "end_turn"):
             end_phase(d, held)
 

@@ -51,9 +51,10 @@ GAMES = list(stored_games())
 
 
 #: State fields added after the fixture was captured (the result and
-#: metadata, the rules version stamp); a log stored before them leaves them at None,
+#: metadata, the rules version stamp, a held charge roll); a log stored before them
+#: leaves them at None,
 #: and the captured dump did not have them.
-ADDED_AFTER_CAPTURE = ("metadata", "result", "rules_version")
+ADDED_AFTER_CAPTURE = ("metadata", "result", "rules_version", "held_charge")
 
 
 def full_hash(state: GameState) -> str:

@@ -197,8 +197,9 @@ def test_str_04_fire_overwatch_when_an_enemy_unit_declares_a_charge(run: Run) ->
     result = run([*TO_RED_CHARGE, charge, overwatch], units=army)
 
     assert step(result, 5)["accepted"], step(result, 5)
-    assert step(result, 5)["events"][-3:] == [
-        "EffectRecorded", "ReactionDeclared", "ReactionWindowClosed"]
+    assert step(result, 5)["events"][-5:] == [  # the charge is rolled after the window
+        "EffectRecorded", "ReactionDeclared", "ReactionWindowClosed", "DiceRolled",
+        "ChargeRolled"]
 
 
 def test_str_04_heroic_intervention_and_tank_shock_after_a_charge_move(run: Run) -> None:
