@@ -1,15 +1,18 @@
-"""Player ids a reader can tell apart (identity is real).
+"""Ids a reader can tell apart, of players and of units alike (principle 6: identity
+is real).
 
-Ids are compared exactly, so two ids that look alike would be two seats a person
-cannot tell apart: `red` and `red` + a zero-width space, `Judge` and the reserved
-`judge`, a Latin `a` and a Cyrillic `а`. A set-up is refused when an id
+Ids are compared exactly, so two ids that look alike would be two seats (or two
+units) a person cannot tell apart: `red` and `red` + a zero-width space, `Judge` and
+the reserved `judge`, a Latin `a` and a Cyrillic `а`, an `é` written as one character
+(NFC) and as `e` + a combining accent (NFD). A set-up is refused when an id
 
 - holds a control, format (zero-width, direction marks) or unassigned character,
   or space at either end;
 - is not in Unicode normal form NFC, or changes under NFKC (compatibility forms
   such as full-width letters or ligatures);
 - mixes left-to-right and right-to-left letters, or letters of two scripts;
-- equals another id, or the reserved `judge`, once case-folded and NFKC-normalised.
+- equals another id of its kind, or (a player's) a reserved role (`judge`,
+  `spectator`), once case-folded and NFKC-normalised.
 """
 
 from __future__ import annotations
@@ -17,34 +20,41 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+from domain.commands import JUDGE
+
 #: Characters that would hide in an id: controls, formats, surrogates, private use,
 #: unassigned.
 HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
+#: The role of one who watches a game (a server's spectator seat), not a player.
+SPECTATOR = "spectator"
+#: Roles that are not players: no player may be called so, or anything like it.
+RESERVED_ROLES = (JUDGE, SPECTATOR)
 
-def folded(player: str) -> str:
+
+def folded(ident: str) -> str:
     """The form two ids are compared in to find look-alikes."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", player).casefold())
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", ident).casefold())
 
 
-def id_problem(player: str) -> str | None:
-    """Why one player id could be mistaken for another, or None."""
-    shown = player.encode("unicode_escape").decode("ascii")
-    for char in player:
+def id_problem(ident: str, kind: str = "player id") -> str | None:
+    """Why one id (`kind`: "player id", "unit id") could be mistaken for another, or None."""
+    shown = ident.encode("unicode_escape").decode("ascii")
+    for char in ident:
         if unicodedata.category(char) in HIDDEN_CATEGORIES:
             name = unicodedata.name(char, f"U+{ord(char):04X}")
-            return f"player id {shown!r} holds an invisible or control character ({name})"
-    if player != player.strip():
-        return f"player id {shown!r} begins or ends with space"
-    if unicodedata.normalize("NFKC", player) != player:
-        return f"player id {shown!r} is not in normal form (NFKC: " \
-            f"{unicodedata.normalize('NFKC', player)!r})"
-    directions = {unicodedata.bidirectional(c) for c in player}
+            return f"{kind} {shown!r} holds an invisible or control character ({name})"
+    if ident != ident.strip():
+        return f"{kind} {shown!r} begins or ends with space"
+    if unicodedata.normalize("NFKC", ident) != ident:
+        return f"{kind} {shown!r} is not in normal form (NFKC: " \
+            f"{unicodedata.normalize('NFKC', ident)!r})"
+    directions = {unicodedata.bidirectional(c) for c in ident}
     if "L" in directions and directions & {"R", "AL"}:
-        return f"player id {shown!r} mixes left-to-right and right-to-left text"
-    scripts = {script_of(c) for c in player if c.isalpha()}
+        return f"{kind} {shown!r} mixes left-to-right and right-to-left text"
+    scripts = {script_of(c) for c in ident if c.isalpha()}
     if len(scripts) > 1:
-        return f"player id {shown!r} mixes letters of {' and '.join(sorted(scripts))}"
+        return f"{kind} {shown!r} mixes letters of {' and '.join(sorted(scripts))}"
     return None
 
 
@@ -54,19 +64,37 @@ def script_of(letter: str) -> str:
     return name.split(" ", 1)[0] if name else "UNKNOWN"
 
 
-def ids_problem(players: Sequence[str], reserved: Sequence[str]) -> str | None:
-    """Why a game's player ids cannot be told apart (or from a reserved role), or None."""
+def ids_problem(ids: Sequence[str], reserved: Sequence[str] = (),
+                kind: str = "player id") -> str | None:
+    """Why a game's ids of one `kind` cannot be told apart (or from a reserved role),
+    or None."""
     seen: dict[str, str] = {folded(r): r for r in reserved}
     roles = set(seen)
-    for player in players:
-        problem = id_problem(player)
+    for ident in ids:
+        problem = id_problem(ident, kind)
         if problem is not None:
             return problem
-        key = folded(player)
+        key = folded(ident)
         if key in seen:
             other = seen[key]
             if key in roles:
-                return f"player id {player!r} looks like the reserved role {other!r}"
-            return f"player ids {other!r} and {player!r} look alike"
-        seen[key] = player
+                return f"{kind} {ident!r} looks like the reserved role {other!r}"
+            return f"{kind}s {other!r} and {ident!r} look alike"
+        seen[key] = ident
     return None
+
+
+def players_problem(players: Sequence[str]) -> str | None:
+    """Why a game's player ids cannot stand: none empty, none a reserved role
+    (`RESERVED_ROLES`), and all told apart (`ids_problem`); or None."""
+    if any(not player.strip() for player in players):
+        return "a player id cannot be empty"
+    for role in RESERVED_ROLES:
+        if role in players:
+            return f"{role!r} is a reserved role, not a player id"
+    return ids_problem(players, RESERVED_ROLES)
+
+
+def units_problem(units: Sequence[str]) -> str | None:
+    """Why a game's unit ids cannot be told apart (the player ids' rules), or None."""
+    return ids_problem(units, kind="unit id")

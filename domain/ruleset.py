@@ -25,6 +25,7 @@ from domain.errors import InputError, ScriptError
 from domain.geometry import is_wholly_on_board, polygon_problem
 from domain.limits import first_out_of_range, out_of_range_message
 from domain.machine import TurnMachine
+from domain.player_ids import players_problem, units_problem
 from domain.rules_version import RulesChange
 from domain.state import GameState
 from events.base import Fact
@@ -168,7 +169,7 @@ class Ruleset:
         the whole script malformed (`ScriptError`).
         """
         facts: list[Fact] = []
-        seen: set[str] = set()
+        seen: dict[str, None] = {}  # the ids so far, in script order
         model = self.state_type.unit_model
         for index, raw in enumerate(setup.units):
             kept = sorted(set(raw) & model.kept_by_play) if isinstance(raw, dict) else []
@@ -185,8 +186,11 @@ class Ruleset:
                 raise ScriptError(f"units[{index}]: duplicate unit id {unit.id!r}")
             if unit.owner not in setup.players:
                 raise ScriptError(f"units[{index}]: owner {unit.owner!r} is not a player")
-            seen.add(unit.id)
+            seen[unit.id] = None
             facts.append(UnitFielded(unit=unit.model_dump(mode="json")))
+        problem = units_problem(list(seen))
+        if problem is not None:
+            raise ScriptError(f"units: {problem}")
         return facts
 
     def check_setup(self, state: GameState) -> None:
@@ -245,6 +249,9 @@ class Ruleset:
         found = first_out_of_range(table, "setup")
         if found:
             raise ScriptError(out_of_range_message(found))
+        players = players_problem(setup.players)
+        if players is not None:
+            raise ScriptError(f"players: {players}")
         shape = shape_problem({**table, "players": list(setup.players)},
                               kinds=(*JSON_TYPES, tuple))
         if shape:

@@ -21,12 +21,11 @@ from pydantic import (
     field_validator,
 )
 
-from domain.commands import JUDGE
 from domain.datafile import read_as, read_data_file
 from domain.dice import physical_dice_problem
 from domain.errors import ScriptError
 from domain.history import History
-from domain.player_ids import ids_problem
+from domain.player_ids import players_problem
 from domain.ruleset import Setup, find_ruleset, first_error
 from domain.state import GameState
 from events.core import Board, TerrainPiece
@@ -96,11 +95,7 @@ class Script(BaseModel):
     def _distinct_players(cls, value: list[str]) -> list[str]:
         if len(set(value)) != len(value):
             raise ValueError("player ids must be distinct")
-        if any(not player.strip() for player in value):
-            raise ValueError("a player id cannot be empty")
-        if JUDGE in value:
-            raise ValueError("'judge' is a reserved role, not a player id")
-        problem = ids_problem(value, (JUDGE,))
+        problem = players_problem(value)
         if problem is not None:
             raise ValueError(problem)
         return value
