@@ -449,8 +449,19 @@ class GameService(Application[UUID]):
         return replace(outcome, step=after)
 
     def attempts(self, game_id: UUID, seat: str | None = None) -> list[Attempt]:
-        """A game's refused attempts: all of them (the judge's), or one seat's own."""
-        return self.attempt_log.attempts(game_id, seat)
+        """A game's refused attempts: all of them (the judge's), or one seat's own.
+
+        A player's are placed among the steps they may see: one made after a step
+        hidden from them comes after the last step they saw, so that no label counts a
+        step they may not know of (as their audit numbers none)."""
+        kept = self.attempt_log.attempts(game_id, seat)
+        if not kept or seat is None or seat not in self.load(game_id).state.players:
+            return kept
+        from replay.export import seen_by  # reads the log: only for a player's attempts
+
+        seen = sorted({event.step for event in seen_by(self.stored_events(game_id), seat)})
+        return [replace(a, after_step=max((s for s in seen if s <= a.after_step), default=0))
+                for a in kept]
 
     def _handle(
         self, game_id: UUID, command: Command | dict[str, Any], dice: list[int] | None,

@@ -160,3 +160,17 @@ def test_the_viewer_file_holds_the_refusal_frame(
     assert "refused after step 6" in html and "refused: AMB-13" in html
     assert main(["viewer", db, "last", "-o", str(page), "--as", "blue"]) == 0
     assert "AMB-13" not in page.read_text()  # red's attempt is red's
+
+
+def test_a_players_attempt_is_placed_among_the_steps_they_may_see(
+        service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No label may count a step hidden from its reader: were step 6 hidden from red,
+    red's refusal after it reads "after step 5", as red's audit ends at step 5."""
+    import replay.export
+
+    game_id = played(service)
+    seen_by = replay.export.seen_by
+    monkeypatch.setattr(replay.export, "seen_by", lambda events, player: [
+        e for e in seen_by(events, player) if e.step != 6])
+    assert [a.after_step for a in service.attempts(game_id, "red")] == [5]
+    assert [a.after_step for a in service.attempts(game_id)] == [6]  # the judge sees all
