@@ -112,6 +112,19 @@ def words(versions: Mapping[str, int]) -> str:
     return ", ".join(f"{key} {version}" for key, version in sorted(versions.items()))
 
 
+def versions_since(ruleset: Versioned, versions: Mapping[str, int]) -> list[
+        tuple[dict[str, int], RulesChange]]:
+    """Each stamp newer than `versions`, one change at a time (the engine's, then the
+    rule set's), with the change it adds."""
+    stamps: list[tuple[dict[str, int], RulesChange]] = []
+    stamp = dict(versions)
+    key = key_of(ruleset.name)
+    for change in changes_since(ruleset, versions):
+        stamp = {**stamp, (ENGINE if change in ENGINE_CHANGES else key): change.version}
+        stamps.append((stamp, change))
+    return stamps
+
+
 def changes_since(ruleset: Versioned, versions: Mapping[str, int]) -> tuple[RulesChange, ...]:
     """The changes newer than `versions`: the engine's, then the rule set's."""
     engine = versions.get(ENGINE, FIRST)

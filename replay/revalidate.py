@@ -121,30 +121,55 @@ def revalidate_game(service: GameService, game_id: UUID) -> tuple[int, list[Verd
 def step_change(ruleset: Ruleset, state: Any, recorded: Sequence[GameEvent],
                 history: LogHistory, now: dict[str, int]) -> VerdictChange | None:
     """The step decided again under `now` on the state before it; None if the
-    verdict is the recorded one."""
+    verdict is the recorded one. A change names the clauses of the first rules
+    version after the game's that changes it (`first_change`)."""
     taken = recorded[0].fact
     assert isinstance(taken, StepTaken)
-    was = rules_version.decided_under(state)
     old = [e.fact for e in recorded if not isinstance(e.fact, RulesVersionChanged)]
+    new = redecided(ruleset, state, recorded, history, now)
+    if isinstance(new, list) and same_facts(old, new):
+        return None
+    game = str(recorded[0].originator_id)
+    if isinstance(new, RuleViolation):
+        return VerdictChange(game, taken.step, new.rule, accepted(old),
+                             f"refused: {new.rule}: {new.message}")
+    if isinstance(new, Exception):
+        return VerdictChange(game, taken.step, "UNDECIDED", accepted(old), f"fails: {new!r}")
+    clause = first_change(ruleset, state, recorded, history, old)
+    return VerdictChange(game, taken.step, clause, *described(old, new))
+
+
+def redecided(ruleset: Ruleset, state: Any, recorded: Sequence[GameEvent],
+              history: LogHistory, versions: dict[str, int]) -> list[Fact] | Exception:
+    """The recorded step's command decided under `versions` on the state before it:
+    its facts (less those a legacy step has none of), or the refusal or error."""
+    taken = recorded[0].fact
+    assert isinstance(taken, StepTaken)
     dice = DiceSource(seed=state.seed or 0, next_index=state.dice_index,
                       physical=list(taken.dice) if taken.dice is not None else None,
                       reusable=state.reusable_dice)
-    probe = state.model_copy(update={"rules_version": now})
+    probe = state.model_copy(update={"rules_version": versions})
     try:
         command = ruleset.parse_command(dict(taken.command))
-        new = settle(ruleset, probe, command, dice, history, now).facts
-    except RuleViolation as refusal:
-        return VerdictChange(str(recorded[0].originator_id), taken.step, refusal.rule,
-                             accepted(old), f"refused: {refusal.rule}: {refusal.message}")
-    except Exception as error:
-        return VerdictChange(str(recorded[0].originator_id), taken.step, "UNDECIDED",
-                             accepted(old), f"fails: {error!r}")
-    if any(f.legacy for f in old):
+        new = settle(ruleset, probe, command, dice, history, versions).facts
+    except Exception as error:  # a refusal, or a rule that cannot decide: a finding
+        return error
+    if any(e.fact.legacy for e in recorded):
         new = [f for f in new if not f.implicit_in_legacy]
-    if same_facts(old, new):
-        return None
-    return VerdictChange(str(recorded[0].originator_id), taken.step,
-                         changed_clauses(ruleset, was), *described(old, new))
+    return new
+
+
+def first_change(ruleset: Ruleset, state: Any, recorded: Sequence[GameEvent],
+                 history: LogHistory, old: list[Fact]) -> str:
+    """The clauses of the first rules version after the game's under which the step's
+    verdict differs from the recorded one, or UNDECLARED (no version declares the
+    change: a regression)."""
+    was = rules_version.decided_under(state)
+    for versions, change in rules_version.versions_since(ruleset, was):
+        new = redecided(ruleset, state, recorded, history, versions)
+        if not isinstance(new, list) or not same_facts(old, new):
+            return " ".join(change.clauses)
+    return "UNDECLARED"
 
 
 def setup_change(ruleset: Ruleset, setup_events: Sequence[GameEvent]) -> VerdictChange | None:

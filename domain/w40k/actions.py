@@ -10,6 +10,7 @@ from domain.geometry import Disc, is_wholly_on_board, is_within, path_length
 from domain.rules_version import at_least
 from domain.w40k.charges import CHARGE_DICE, CHARGE_SIDES, roll_charge
 from domain.w40k.commands import ChargeMove, DeclareCharge, Fight, Move, Shoot
+from domain.w40k.selection import check_fights_next
 from domain.w40k.state import ENGAGEMENT_RANGE, W40KState, W40KUnit, game
 from domain.w40k.targets import are_engaged, gap_between, is_beyond, nearest_enemy
 from domain.w40k.timing import Moment
@@ -165,11 +166,13 @@ def decide_charge_move(d: Decision, cmd: ChargeMove) -> None:
 
 def decide_fight(d: Decision, cmd: Fight) -> None:
     """CORE-FIGHT: a unit fights once per phase, against an enemy unit within
-    Engagement Range. Opens the window for Counter-offensive."""
+    Engagement Range; a unit a stratagem selected to fight fights first
+    (CORE-SELECTED-TO-FIGHT). Opens the window for Counter-offensive."""
     state = game(d)
     unit = state.unit(cmd.unit)
     on_table(unit, "CORE-FIGHT")
     check_not_acted(state, unit, "fought", "CORE-FIGHT")
+    check_fights_next(state, unit.id)
     target = check_enemy(state, cmd.by, cmd.target, "CORE-FIGHT")
     if not are_engaged(unit, target):
         raise RuleViolation("CORE-FIGHT", f"{target.id} is not within Engagement Range of "

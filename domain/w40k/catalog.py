@@ -58,6 +58,9 @@ class When(BaseModel):
     #: Whose unit's action the triggers answer ("just after an enemy unit has
     #: fought"; "after a VEHICLE unit from your army ends a Charge move").
     triggered_by: Literal["enemy", "friendly", "either"] = "enemy"
+    #: The use selects its target to fight, which then fights next ("when a CHARACTER
+    #: unit from your army is selected to fight": Epic Challenge; w40k rules version 3).
+    selects_to_fight: bool = False
     text: str = ""
 
 

@@ -75,6 +75,8 @@ HANDLERS: dict[type[Command], Handler] = {
 RULES_CHANGES = (
     RulesChange(2, ("CORE-CHARGE", "STR-04"), "a charge is rolled after the stratagem "
                 "window its declaration opens (Fire Overwatch is chosen before the roll)"),
+    RulesChange(3, ("STR-04", "CORE-SELECTED-TO-FIGHT"), "Epic Challenge is used as its "
+                "CHARACTER unit is selected to fight: that unit fights next"),
 )
 
 WIRING = Wiring(

@@ -54,7 +54,8 @@ GAMES = list(stored_games())
 #: metadata, the rules version stamp, a held charge roll); a log stored before them
 #: leaves them at None,
 #: and the captured dump did not have them.
-ADDED_AFTER_CAPTURE = ("metadata", "result", "rules_version", "held_charge")
+ADDED_AFTER_CAPTURE = ("metadata", "result", "rules_version", "held_charge",
+                       "selected_to_fight")
 
 
 def full_hash(state: GameState) -> str:

@@ -75,10 +75,11 @@ def test_str_25_and_str_26_your_opponents_stratagems_do_not_count_against_your_l
     army = units(r3={"x": 30, "y": 28}, b3={"keywords": ["infantry", "character"]})
     challenge = {"do": "use_stratagem", "stratagem": "epic-challenge"}
 
-    result = run([*TO_RED_FIGHT, {**challenge, "by": "red", "targets": ["r3"]},
-                  {**challenge, "by": "blue", "targets": ["b3"]}], units=army)
+    fights = {"by": "red", "do": "fight", "unit": "r3", "target": "b3"}  # r3 fights first
+    result = run([*TO_RED_FIGHT, {**challenge, "by": "red", "targets": ["r3"]}, fights,
+                  PASS_BLUE, {**challenge, "by": "blue", "targets": ["b3"]}], units=army)
 
-    assert step(result, 6)["accepted"], step(result, 6)
+    assert step(result, 8)["accepted"], step(result, 8)
     assert [(u["player"], u["stratagem"]) for u in result["state"]["stratagem_uses"]] == [
         ("red", "epic-challenge"), ("blue", "epic-challenge")]
 
