@@ -1,5 +1,6 @@
 # warledger developer commands.
 #   make demo    run the demo (installs the package into .venv first)
+#   make extras  install the optional extras (analytics, serve, postgres) into .venv
 #   make test    run the test suite (installs dev + postgres extras); PYTEST_ARGS="..." passes through.
 #                The PostgreSQL tests run on WARLEDGER_TEST_POSTGRES, or on a throwaway server
 #                that .ci/test starts and stops; WARLEDGER_TEST_POSTGRES=skip opts out.
@@ -23,10 +24,14 @@ PYTEST_RC_FILE ?=
 RUN_STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint bench mutation venv venv-dev clean-venv
+.PHONY: demo extras test lint bench mutation venv venv-dev clean-venv
 
 demo: $(RUN_STAMP)
 	$(VENV)/bin/warledger demo
+
+# The optional extras (`stats --plot` and Parquet, `serve`, PostgreSQL) into the venv.
+extras: $(RUN_STAMP)
+	$(PIP) install -q -e '.[analytics,serve,postgres]'
 
 test: $(DEV_STAMP)
 	@bash .ci/chromium

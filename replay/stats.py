@@ -81,9 +81,16 @@ class Spec:
     explain_keys: tuple[str, ...] | None = None
     note: str = ""
     order: str = ""
+    #: The fact types the figure counts (each base row is one of them).
+    facts: frozenset[str] = frozenset()
+    #: The columns `post` publishes, when they are not the keys and sums.
+    shown: tuple[str, ...] = ()
 
     def columns(self, rows: list[Row]) -> list[str]:
-        return list(rows[0]) if rows else [*self.keys, *(n for n, _ in self.sums)]
+        """The published columns (the same whether or not there are rows)."""
+        if rows:
+            return list(rows[0])
+        return list(self.shown) or [*self.keys, *(n for n, _ in self.sums)]
 
 
 @dataclass
@@ -173,9 +180,17 @@ def add_shares(rows: list[Row]) -> list[Row]:
     return rows
 
 
+#: The usual rule for a chi-square test: at least this many counts expected in
+#: every cell (face); below it the p-value is not to be trusted.
+MIN_EXPECTED = 5
+DICE_COLUMNS = ("player", "source", "sides", "dice", "faces", "mean", "chi2", "p_value",
+                "expected_per_face", "small_sample")
+
+
 def dice_fit(rows: list[Row]) -> list[Row]:
     """One row per (player, source, sides): the count of each face, and the chi-square
-    goodness-of-fit p-value against a fair die (all faces equally likely)."""
+    goodness-of-fit p-value against a fair die (all faces equally likely), flagged
+    `small_sample` when fewer than `MIN_EXPECTED` rolls are expected per face."""
     groups: dict[tuple[Any, ...], dict[int, int]] = {}
     for row in rows:
         key = (row["player"], row["source"], int(row["sides"]))
@@ -191,6 +206,7 @@ def dice_fit(rows: list[Row]) -> list[Row]:
             "faces": {str(face): faces.get(face, 0) for face in range(1, sides + 1)},
             "mean": rounded(sum(face * c for face, c in faces.items()) / n),
             "chi2": rounded(statistic), "p_value": rounded(chi_square_p(statistic, sides - 1)),
+            "expected_per_face": rounded(expected), "small_sample": expected < MIN_EXPECTED,
         })
     return out
 
@@ -231,7 +247,9 @@ SPECS: dict[str, Spec] = {s.name: s for s in (
           ("wins", count_if("outcome = 'win'")),
           ("draws", count_if("outcome = 'draw'")), ("losses", count_if("outcome = 'loss'")),
           ("avg_points", "avg(points)")),
-         post=add_win_rates,
+         post=add_win_rates, facts=frozenset({"ResultConfirmed"}),
+         shown=("ruleset", "dimension", "grp", "games", "player_games", "mirror_games", "wins",
+                "draws", "losses", "avg_points", "win_rate", "ci_low", "ci_high"),
          note="confirmed results only; win_rate = wins / player_games (a player-game per "
               "player of each game: a mirror match counts twice for its faction, once as "
               "a win and once as a loss); games: distinct games; a draw is not a win"),
@@ -242,21 +260,24 @@ from w40k_stratagems t {GAMES_JOIN} where t.undone = 0 {{games}} {{player}}"""
                             for dim, col in (("stratagem", "t.name"), ("phase", "t.phase"),
                                              ("round", "cast(t.round as text)"))),
          "t.player", ("dimension", "grp"),
-         (("uses", "count(*)"), ("cp", "sum(cost)"), ("games", "count(distinct game_id)"))),
+         (("uses", "count(*)"), ("cp", "sum(cost)"), ("games", "count(distinct game_id)")),
+         facts=frozenset({"StratagemUsed"})),
     Spec("cp", "40k CP gained, spent and lost to the cap, per player per round", f"""
 select t.game_id, t.event_no, t.player, t.round, t.kind, t.amount, t.lost
 from w40k_cp t {GAMES_JOIN} where t.undone = 0 {{games}} {{player}}""",
          "t.player", ("player", "round"),
          (("gained", "sum(case when kind = 'gained' then amount else 0 end)"),
           ("spent", "sum(case when kind = 'spent' then amount else 0 end)"),
-          ("lost_to_cap", "sum(lost)"), ("games", "count(distinct game_id)"))),
+          ("lost_to_cap", "sum(lost)"), ("games", "count(distinct game_id)")),
+         facts=frozenset({"CommandPointsGained", "CommandPointsSpent"})),
     Spec("ambush", "T9A Ambush arrivals by Game Turn, and those that lost Scoring (AMB-27)", f"""
 select t.game_id, t.event_no, t.game_turn, t.scoring, t.roll
 from t9a_ambush t {GAMES_JOIN} where t.undone = 0 {{games}} {{player}}""",
          "t.player", ("game_turn",),
          (("arrivals", "count(*)"), ("scoring_lost", count_if("scoring = 'lost'")),
           ("games", "count(distinct game_id)")),
-         note="scoring_lost: arrivals in Game Turn 6, which lose Scoring (AMB-27)"),
+         note="scoring_lost: arrivals in Game Turn 6, which lose Scoring (AMB-27)",
+         facts=frozenset({"UnitArrivedFromAmbush"})),
     Spec("aro", "Infinity AROs: how often a skill generated them, and the clause why", f"""
 select t.game_id, t.event_no, t.skill, t.generated,
        coalesce(t.rule, case when t.generated = 1 then 'window opened'
@@ -264,6 +285,8 @@ select t.game_id, t.event_no, t.skill, t.generated,
 from n4_aro t {GAMES_JOIN} where t.undone = 0 {{games}} {{player}}""",
          "t.player", ("skill", "generated", "why"),
          (("count", "count(*)"), ("games", "count(distinct game_id)")), post=add_shares,
+         facts=frozenset({"OrderSkillDeclared"}),
+         shown=("skill", "generated", "why", "count", "games", "share"),
          note="CAU-10: the Cautious Movement starts and ends outside every enemy's LoF and "
               "ZoC (no ARO); CAU-13: it does not, AROs as usual"),
     Spec("rules", "Clauses most contested: cited by undone steps, refused requests, rulings", f"""
@@ -272,6 +295,8 @@ select t.game_id, t.event_no, t.kind, case when t.rule = '' then '(none cited)'
 from contests t {GAMES_JOIN} where 1 = 1 {{games}}""",
          None, ("rule", "kind"), (("count", "count(*)"), ("games", "count(distinct game_id)")),
          order="count desc, rule, kind",
+         facts=frozenset({"StepsUndone", "StepsRedone", "RequestRefused", "RulingRecorded",
+                          "ResultRefused"}),
          note="refused commands write no event, so they are not counted; counted: clauses "
               "cited by steps undone or redone, by refused undo/redo requests, rulings' "
               "clauses, and refused results"),
@@ -282,6 +307,7 @@ select * from ({MK_BASE}) t where 1 = 1 {{player}}""",
          (("count", "count(*)"), ("hits", "sum(hit)"), ("damage", "sum(damage)"),
           ("games", "count(distinct game_id)")),
          order="measure, player, kind",
+         facts=frozenset({"ActionAssigned", "AttackResolved", "RiderDismounted"}),
          note="action: actions assigned by kind; damage dealt / taken: attacks by the "
               "player's figures / on them (hits, clicks of damage); dismount: riders off "
               "their mounts by cause (unhorsed: knocked off, MNT-106)"),
@@ -291,8 +317,11 @@ select t.game_id, t.event_no, coalesce(t.player, '(set-up)') as player, t.source
 from dice t {GAMES_JOIN} where 1 = 1 {{games}} {{player}}""",
          "t.player", ("player", "source", "sides", "value"), (("count", "count(*)"),),
          post=dice_fit, explain_keys=("player", "source", "sides"),
+         facts=frozenset({"DiceRolled"}), shown=DICE_COLUMNS,
          note="p_value: chi-square goodness of fit against equally likely faces; a small "
-              "value (say < 0.01) is worth a look"),
+              f"value (say < 0.01) is worth a look; small_sample: fewer than {MIN_EXPECTED} "
+              "rolls expected per face, too few for the test (its p-value is not to be "
+              "trusted)"),
 )}
 
 
@@ -400,3 +429,52 @@ def explain(source: Source, name: str, filters: Filters, index: int) -> dict[str
             events.append(int(fact["event_no"]))
     return {"table": name, "row": index, "key": {k: row[k] for k in keys},
             "facts": len(facts), "games": games}
+
+
+def rule_sets_in(source: Source, filters: Filters) -> list[str]:
+    """The rule sets of the chosen games."""
+    conditions, params = filters.games_sql()
+    rows = source.query(f"select distinct g.ruleset as r from games g where 1 = 1{conditions} "
+                        "order by 1", params)
+    return [str(row["r"]) for row in rows]
+
+
+def applying(names: Sequence[str], rule_sets: Sequence[str]) -> list[str]:
+    """The figures that apply to games of these rule sets: a figure of core facts
+    (results, dice, contested clauses) to every game, a figure of a rule set's own
+    facts to the games of a rule set whose wiring table names them (no CP table for
+    Infinity). Every figure when there are no games (each says it has no rows)."""
+    if not rule_sets:
+        return list(names)
+    core = core_fact_types()
+    wired = [rule_set_fact_types(name) for name in rule_sets]
+    return [name for name in names if SPECS[name].facts <= core
+            or any(SPECS[name].facts & facts for facts in wired)]
+
+
+def core_fact_types() -> frozenset[str]:
+    """The fact types of the core and of contested moves (`events.rule_sets`)."""
+    import importlib
+
+    from domain.ruleset import facts_of
+    from events.rule_sets import CORE_FACT_MODULES
+
+    return frozenset(fact_type_name(cls) for module in CORE_FACT_MODULES
+                     for cls in facts_of(importlib.import_module(module)))
+
+
+def rule_set_fact_types(rule_set: str) -> frozenset[str]:
+    """The fact types a rule set's wiring table names (none for a rule set that is not
+    known here, or has no wiring table)."""
+    from domain.errors import ScriptError
+    from domain.ruleset import find_ruleset
+
+    try:
+        wiring = find_ruleset(rule_set).wiring
+    except ScriptError:
+        return frozenset()
+    return frozenset() if wiring is None else frozenset(fact_type_name(c) for c in wiring.facts)
+
+
+def fact_type_name(cls: Any) -> str:
+    return str(cls.model_fields["type"].default)

@@ -24,7 +24,8 @@ def game_facts(rng: random.Random, index: int) -> list[dict[str, Any]]:
     ruleset = "w40k-10" if index % 2 == 0 else "t9a"
     first = rng.choice(["red", "blue"])
     facts: list[dict[str, Any]] = [
-        {"type": "GameStarted", "ruleset": ruleset, "players": ["red", "blue"],
+        {"type": "GameStarted", "ruleset": ruleset,  # the first seat plays first (CORE-TURNS)
+         "players": [first, "blue" if first == "red" else "red"],
          "board": {"width": 48, "height": 48}, "seed_commitment": "x"},
         {"type": "GameMetadataRecorded", "event": "Open" if index % 3 else "Cup", "round": "1",
          "table": str(index), "mission": "m", "deployed_first": first,

@@ -68,6 +68,11 @@ def failure(args: argparse.Namespace, error: Exception) -> int:
         return 0
     if isinstance(error, database_errors()):
         return fail(database_problem(getattr(args, "db", None) or DEFAULT_DB, error))
+    from warledger.extras import missing_module_hint
+
+    hint = missing_module_hint(error, f"`warledger {args.command}`")
+    if hint is not None:
+        return fail(hint)
     # a last resort: never a traceback, one line
     first = str(error).splitlines()[0] if str(error) else ""
     return fail(f"unexpected {type(error).__name__}: {first}")

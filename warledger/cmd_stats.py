@@ -46,7 +46,15 @@ def register(sub: Any) -> None:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from replay.stats import Filters, StatsError, check_filters, explain, figure
+    from replay.stats import (
+        Filters,
+        StatsError,
+        applying,
+        check_filters,
+        explain,
+        figure,
+        rule_sets_in,
+    )
     from warledger.cli import CliError
 
     try:
@@ -55,6 +63,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
         filters = Filters(args.ruleset, args.event, args.player, args.since)
         check_filters(source, filters)
         names = list(FIGURES) if args.table == "all" else [args.table]
+        if args.table == "all" and not (args.json or args.csv):  # the tables a reader sees
+            names = applying(names, rule_sets_in(source, filters))
         if args.explain is not None:
             if args.table == "all":
                 raise StatsError("--explain needs one figure, e.g. `stats DB dice --explain 1`")
@@ -183,30 +193,72 @@ def postgres_views_behind(db: str) -> tuple[int, int]:
 
 
 def cell(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, dict):
         return " ".join(f"{k}:{v}" for k, v in value.items())
     return "" if value is None else str(value)
 
 
 def render(figures: list[Any]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
+    """Rich tables in a terminal (cells fold, never cut short); anywhere else, or
+    without Rich (the `analytics` extra), plain text tables at full width: output
+    that is piped or redirected keeps every digit."""
+    try:
+        if not sys.stdout.isatty():
+            raise ImportError
+        from rich.console import Console
+    except ImportError:
+        for fig in figures:
+            sys.stdout.write(plain_table(fig))
+        return
     console = Console()
     for fig in figures:
-        table = Table(title=f"{fig.spec.name}: {fig.spec.title}", title_justify="left")
-        table.add_column("#", justify="right", style="dim")
-        columns = fig.spec.columns(fig.rows)
-        for column in columns:
-            numeric = any(isinstance(r.get(column), int | float) for r in fig.rows)
-            table.add_column(column, justify="right" if numeric else "left")
-        for index, row in enumerate(fig.rows, start=1):
-            table.add_row(str(index), *(cell(row.get(c)) for c in columns))
-        if not fig.rows:
-            table.caption = "no rows (no such facts in these games)"
-        elif fig.spec.note:
-            table.caption = fig.spec.note
-        console.print(table)
+        console.print(rich_table(fig))
+
+
+def rich_table(fig: Any) -> Any:
+    from rich.table import Table
+
+    table = Table(title=f"{fig.spec.name}: {fig.spec.title}", title_justify="left")
+    table.add_column("#", justify="right", style="dim")
+    columns = fig.spec.columns(fig.rows)
+    for column in columns:
+        table.add_column(column, justify="right" if numeric(fig.rows, column) else "left",
+                         overflow="fold")
+    for index, row in enumerate(fig.rows, start=1):
+        table.add_row(str(index), *(cell(row.get(c)) for c in columns))
+    table.caption = caption(fig)
+    return table
+
+
+def numeric(rows: list[dict[str, Any]], column: str) -> bool:
+    return any(isinstance(r.get(column), int | float) for r in rows)
+
+
+def caption(fig: Any) -> str:
+    return "no rows (no such facts in these games)" if not fig.rows else fig.spec.note
+
+
+def plain_table(fig: Any) -> str:
+    """A figure as a plain text table: every column, every cell whole."""
+    columns = fig.spec.columns(fig.rows)
+    header = ["#", *columns]
+    body = [[str(i), *(cell(row.get(c)) for c in columns)]
+            for i, row in enumerate(fig.rows, start=1)]
+    widths = [max(len(line[k]) for line in [header, *body]) for k in range(len(header))]
+    right = [True, *(numeric(fig.rows, c) for c in columns)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(text.rjust(width) if r else text.ljust(width)
+                         for text, width, r in zip(cells, widths, right, strict=True)).rstrip()
+
+    rule = "  ".join("-" * width for width in widths)
+    lines = [f"{fig.spec.name}: {fig.spec.title}", line(header), rule,
+             *(line(cells) for cells in body)]
+    if note := caption(fig):
+        lines.append(note)
+    return "\n".join(lines) + "\n\n"
 
 
 def flat(row: dict[str, Any]) -> dict[str, Any]:
@@ -263,8 +315,10 @@ def export(source: Any, folder: Path, fmt: str) -> None:
             import pyarrow as pa
             import pyarrow.parquet as pq
         except ImportError:
-            raise StatsError("Parquet needs pyarrow (pip install 'warledger[analytics]'), "
-                             "or use --format csv") from None
+            from warledger.extras import install_hint
+
+            raise StatsError(install_hint("analytics", "Parquet export (pyarrow)")
+                             + "; or use --format csv") from None
         kinds = {"text": pa.string(), "integer": pa.int64(), "double precision": pa.float64()}
         schema = pa.schema([(name, kinds[kind]) for name, kind in table.columns])
         data = {name: [r[name] for r in rows] for name in columns}

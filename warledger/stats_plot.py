@@ -17,7 +17,9 @@ def plot(fig: Figure, path: str) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise StatsError("--plot needs matplotlib (pip install 'warledger[analytics]')") from None
+        from warledger.extras import install_hint
+
+        raise StatsError(install_hint("analytics", "--plot (matplotlib)")) from None
     draw = DRAWERS.get(fig.spec.name)
     if draw is None:
         raise StatsError(f"there is no picture of {fig.spec.name}; plot one of "
@@ -25,11 +27,13 @@ def plot(fig: Figure, path: str) -> None:
     if not fig.rows:
         raise StatsError(f"{fig.spec.name} has no rows to draw in these games")
     wide = fig.spec.name == "results" and len(fig.rows) > 12
-    figure, axes = plt.subplots(figsize=(max(9.0, 0.55 * len(fig.rows)) if wide else 9, 5.5),
-                                dpi=110)
-    draw(axes, fig.rows)
-    axes.set_title(fig.spec.title, fontsize=10)
-    axes.grid(axis="y", alpha=0.3)
+    panels = PANELS.get(fig.spec.name, 1)
+    figure, axes = plt.subplots(1, panels, dpi=110, squeeze=False, figsize=(
+        max(9.0, 0.55 * len(fig.rows)) if wide else 4.5 * panels if panels > 1 else 9, 5.5))
+    draw(list(axes[0]) if panels > 1 else axes[0][0], fig.rows)
+    figure.suptitle(fig.spec.title, fontsize=10)
+    for panel in axes[0]:
+        panel.grid(axis="x" if panels > 1 else "y", alpha=0.3)
     figure.tight_layout()
     figure.savefig(path)
     plt.close(figure)
@@ -52,14 +56,24 @@ def win_rates(axes: Any, rows: list[dict[str, Any]]) -> None:
     axes.set_ylabel("win rate (95% Wilson interval)")
 
 
+#: One colour, marker and offset per player (CP lines of equal values never hide
+#: each other: each player's points sit a little apart, drawn in their own style).
+PLAYER_STYLES = (("tab:red", "o"), ("tab:blue", "^"), ("tab:green", "s"), ("tab:purple", "D"))
+PLAYER_COLOURS = {"red": "tab:red", "blue": "tab:blue", "green": "tab:green"}
+
+
 def cp_per_round(axes: Any, rows: list[dict[str, Any]]) -> None:
     players = sorted({r["player"] for r in rows})
-    for player in players:
+    for k, player in enumerate(players):
+        colour, marker = PLAYER_STYLES[k % len(PLAYER_STYLES)]
+        colour = PLAYER_COLOURS.get(player, colour)
+        shift = (k - (len(players) - 1) / 2) * 0.08
         mine = sorted((r for r in rows if r["player"] == player), key=lambda r: r["round"])
-        rounds = [r["round"] for r in mine]
-        axes.plot(rounds, [r["gained"] / r["games"] for r in mine], marker="o",
-                  label=f"{player} gained")
-        axes.plot(rounds, [r["spent"] / r["games"] for r in mine], marker="s", linestyle="--",
+        rounds = [r["round"] + shift for r in mine]
+        axes.plot(rounds, [r["gained"] / r["games"] for r in mine], marker=marker,
+                  color=colour, linewidth=2, label=f"{player} gained")
+        axes.plot(rounds, [r["spent"] / r["games"] for r in mine], marker=marker,
+                  color=colour, linestyle="--", markerfacecolor="white", linewidth=1.5,
                   label=f"{player} spent")
     axes.set_xlabel("battle round")
     axes.set_xticks(sorted({r["round"] for r in rows}))
@@ -83,14 +97,18 @@ def arrival_turns(axes: Any, rows: list[dict[str, Any]]) -> None:
 
 
 def dice_faces(axes: Any, rows: list[dict[str, Any]]) -> None:
+    """Each group's share of each face; a group too small for the chi-square test
+    (`small_sample`) is drawn hatched and pale, and says so in the legend."""
     width = 0.8 / len(rows)
     for i, r in enumerate(rows):
         faces = sorted(r["faces"], key=int)
         share = [r["faces"][f] / r["dice"] for f in faces]
         xs = [int(f) + (i - len(rows) / 2 + 0.5) * width for f in faces]
-        axes.bar(xs, share, width=width,
-                 label=f"{r['player']} {r['source']} d{r['sides']} (N={r['dice']}, "
-                       f"p={r['p_value']})")
+        small = bool(r.get("small_sample"))
+        test = "too few dice for the test" if small else f"p={r['p_value']}"
+        axes.bar(xs, share, width=width, alpha=0.35 if small else 1.0,
+                 hatch="//" if small else None,
+                 label=f"{r['player']} {r['source']} d{r['sides']} (N={r['dice']}, {test})")
     sides = max(r["sides"] for r in rows)
     axes.axhline(1 / sides, color="grey", linestyle="--", linewidth=1, label="fair die")
     axes.set_xlabel("face")
@@ -98,13 +116,22 @@ def dice_faces(axes: Any, rows: list[dict[str, Any]]) -> None:
     axes.legend(fontsize=7)
 
 
-def stratagem_uses(axes: Any, rows: list[dict[str, Any]]) -> None:
-    mine = [r for r in rows if r["dimension"] == "stratagem"]
-    axes.barh([r["grp"] for r in mine], [r["uses"] for r in mine], label="uses")
-    axes.barh([r["grp"] for r in mine], [r["cp"] for r in mine], height=0.4, label="CP paid")
-    axes.set_xlabel("count")
-    axes.legend(fontsize=8)
+def stratagem_uses(panels: list[Any], rows: list[dict[str, Any]]) -> None:
+    """Uses and CP paid in three panels: per stratagem, per phase, per round."""
+    for axes, dimension in zip(panels, ("stratagem", "phase", "round"), strict=True):
+        mine = [r for r in rows if r["dimension"] == dimension]
+        if dimension == "round":
+            mine.sort(key=lambda r: int(r["grp"]), reverse=True)
+        labels = [r["grp"] if dimension != "round" else f"round {r['grp']}" for r in mine]
+        axes.barh(labels, [r["uses"] for r in mine], label="uses")
+        axes.barh(labels, [r["cp"] for r in mine], height=0.4, label="CP paid")
+        axes.set_title(f"per {dimension}", fontsize=9)
+        axes.set_xlabel("count")
+        axes.tick_params(axis="y", labelsize=8)
+    panels[0].legend(fontsize=8)
 
 
+#: Figures drawn in several panels side by side (one per dimension).
+PANELS = {"stratagems": 3}
 DRAWERS = {"results": win_rates, "cp": cp_per_round, "ambush": arrival_turns,
            "dice": dice_faces, "stratagems": stratagem_uses}

@@ -45,11 +45,14 @@ def test_wilson_and_chi_square_match_textbook_values() -> None:
     assert round(chi_square_p(1.0, 1), 4) == 0.3173
 
 
-def test_every_figure_prints_as_a_rich_table(db: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = stats(capsys, db)
+def test_every_figure_of_the_games_rule_sets_prints_as_a_table(
+    db: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = stats(capsys, db)  # 40k and T9A games: no AROs, no Mage Knight
     assert code == 0
-    for name in ("results:", "stratagems:", "cp:", "ambush:", "aro:", "rules:", "dice:"):
+    for name in ("results:", "stratagems:", "cp:", "ambush:", "rules:", "dice:"):
         assert name in out
+    assert "aro:" not in out and "mageknight:" not in out
 
 
 def test_results_count_confirmed_results_only(db: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -123,7 +126,8 @@ def test_csv_has_one_line_per_row_with_the_table_named(
     code, out, _ = stats(capsys, db, "dice", "--csv")
     lines = out.splitlines()
     assert code == 0 and len(lines) == len(rows) + 1
-    assert lines[0].startswith("table,player,source,sides,dice,mean,chi2,p_value,face_1")
+    assert lines[0].startswith("table,player,source,sides,dice,mean,chi2,p_value,"
+                               "expected_per_face,small_sample,face_1")
 
 
 def test_every_published_figure_is_reproduced_from_the_parquet_export(
