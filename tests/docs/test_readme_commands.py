@@ -55,12 +55,24 @@ def sh_lines() -> list[str]:
     return lines
 
 
+def with_options(line: str) -> str | None:
+    """The command with its optional flags given (those that take no placeholder,
+    e.g. `[--in-progress]`); None when it has none."""
+    given = re.sub(r"\[(--[a-z-]+)\]", r"\1", line)
+    return None if given == line else re.sub(r"\s*\[[^\]]*\]", "", given)
+
+
 def commands() -> list[str]:
     """Every `warledger` command of the README after `make demo`, made runnable:
     comments dropped, optional `[...]` parts left out, `A|B` choices as A, SCRIPT
     as an example script, a `for` loop's body once per value, /tmp/ as the test's
     own folder."""
-    found: list[str] = []
+    return [command for command, _ in command_pairs()]
+
+
+def command_pairs() -> list[tuple[str, str | None]]:
+    """Each command, and the same with its optional flags given (`with_options`)."""
+    found: list[tuple[str, str | None]] = []
     loop: list[str] | None = None
     for raw in sh_lines():
         line = raw.strip()
@@ -73,14 +85,15 @@ def commands() -> list[str]:
         if not line.startswith("warledger ") or NEEDS_POSTGRES in line:
             continue
         line = re.sub(r"\s+#\s.*$", "", line)
-        line = re.sub(r"\s*\[[^\]]*\]", "", line)
         line = re.sub(r"\b([a-z]+)\|[a-z]+\b", r"\1", line)
         line = line.replace("SCRIPT", "examples/t9a-turns.yaml")
         line = re.sub(r"--games \d+", "--games 2", line).replace("--explain 5", "--explain 1")
+        given = with_options(line)
+        line = re.sub(r"\s*\[[^\]]*\]", "", line)
         if loop is None:
-            found.append(line)
+            found.append((line, given))
         else:
-            found += [line.replace(f"${loop[0]}", value) for value in loop[1:]]
+            found += [(line.replace(f"${loop[0]}", value), given) for value in loop[1:]]
     return found
 
 
@@ -129,14 +142,16 @@ def test_every_readme_command_runs_or_names_its_extra(
 
     assert run("warledger demo").returncode == 0
     hinted = []
-    for command in commands():
+    for command, given in command_pairs():
         done = run(command)
         assert "Traceback" not in done.stderr and "unexpected" not in done.stderr, (
             command, done.stderr)
-        if done.returncode == 2:
-            lines = done.stderr.strip().splitlines()
-            assert len(lines) == 1 and "pip install 'warledger[" in lines[0], (command, lines)
+        lines = done.stderr.strip().splitlines()
+        if done.returncode == 2 and "pip install 'warledger[" in "".join(lines[:1]):
+            assert len(lines) == 1, (command, lines)
             hinted.append((command, lines[0]))
+        elif done.returncode == 2 and given is not None:  # e.g. reveal: [--in-progress]
+            assert len(lines) == 1 and run(given).returncode in (0, 1), (command, lines)
         else:
             assert done.returncode in (0, 1), (command, done.returncode, done.stderr)
     extras_named = {re.search(r"warledger\[(\w+)\]", line).group(1)  # type: ignore[union-attr]
