@@ -20,6 +20,7 @@ alone.
     python -m mutation.run domain/dice.py            # one module
     python -m mutation.run --all                     # every module in targets.py
     python -m mutation.run domain/dice.py --list     # the mutants, not run
+    python -m mutation.run --all --uncovered         # only: does any target miss code?
 
 Results go to mutation/results/<module>.json (ignored by git) and a summary
 on stdout; docs/testing.md records the scores and the equivalent mutants.
@@ -655,6 +656,25 @@ def uncovered(results: list[Result]) -> list[Result]:
             if r.mutant.kind == "code" and r.status == "survived" and r.tests == 0]
 
 
+def unexecuted(path: str, tests: list[str]) -> int:
+    """The staleness check alone (`--uncovered`), without running a mutant: the tests run
+    once, traced, and every mutant inside a function that none of them executes is
+    listed. `UNCOVERED` if there is one, else 0."""
+    sys.path.insert(0, str(ROOT))
+    os.chdir(ROOT)
+    module = importlib.import_module(module_name(path))
+    preload(tests)
+    covered = lines_by_test(module.__file__ or "", tests)
+    missed = [m for m in list_mutants((ROOT / path).read_text())
+              if m.kind == "code" and not tests_for(m, covered, tests)]
+    for mutant in missed:
+        print(f"  no test executes #{mutant.index} line {mutant.line}: {mutant.description}"
+              f"  [{mutant.scope}]")
+    print(f"{path}: {len(missed)} mutants executed by no test of its target"
+          + (" (FAILED)" if missed else ""), flush=True)
+    return UNCOVERED if missed else 0
+
+
 def summary(path: str, results: list[Result]) -> dict[str, Any]:
     counted = [r for r in results if r.status != "skipped"]
     killed = [r for r in counted if r.status in ("killed", "timeout")]
@@ -715,6 +735,8 @@ def iter_targets(args: argparse.Namespace) -> Iterator[tuple[str, list[str]]]:
 def measure(path: str, tests: list[str], args: argparse.Namespace) -> int:
     """Mutate one module, store and report its results: 0, or `UNCOVERED` when some
     of its mutants are executed by no test of its target."""
+    if args.uncovered:
+        return unexecuted(path, tests)
     results = mutate_module(path, tests, set(args.only) if args.only else None,
                             select=not args.every_test)
     RESULTS.mkdir(exist_ok=True)
@@ -735,6 +757,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tests", nargs="+", help="test files (instead of targets.py)")
     parser.add_argument("--only", type=int, nargs="+", help="mutant indices to run")
     parser.add_argument("--list", action="store_true", help="list the mutants only")
+    parser.add_argument("--uncovered", action="store_true",
+                        help="only list the mutants no test of the target executes (one "
+                             "traced run, no mutant run; exit 3 if there is one)")
     parser.add_argument("--every-test", action="store_true",
                         help="run all of the module's tests against every mutant (by default "
                              "only those that execute the mutated lines)")

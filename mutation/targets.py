@@ -24,13 +24,32 @@ TARGETS: dict[str, list[str]] = {
         "tests/replay/test_verify.py",
         "tests/events/test_step_hasher.py",
     ],
+    # verify: the chain, every decision re-decided, the snapshots, and with the key the
+    # signed heads, the snapshots' MACs and the signed-games record.
     "replay/verify.py": [
         "tests/replay/test_forgery.py",
         "tests/replay/test_verify.py",
-        "tests/replay/test_snapshots.py::test_an_edited_snapshot_is_caught_by_verify",
-        "tests/replay/test_snapshots.py::test_an_unreadable_snapshot_falls_back_to_the_events",
+        "tests/replay/test_verify_snapshots.py",
+        "tests/replay/test_snapshots.py",
+        "tests/replay/test_keyed.py",
+        "tests/replay/test_keyed_forgery.py",
         "tests/replay/test_pinned.py::test_a_pinned_log_loads_replays_to_its_state_hash_and_verifies[memory-test-dice-undo-redo]",
         "tests/replay/test_pinned.py::test_a_pinned_log_loads_replays_to_its_state_hash_and_verifies[memory-w40k-battle-round]",
+    ],
+    # Snapshots are a cache: sealed, checked against the chain, set aside when wrong;
+    # with a key, their MAC (replay.keyed).
+    "replay/snapshots.py": [
+        "tests/replay/test_snapshots.py",
+        "tests/replay/test_keyed.py",
+    ],
+    # What each reader of an export may see (secrets stay secret).
+    "replay/export.py": [
+        "tests/replay/test_export.py",
+        "tests/replay/test_secrets.py",
+    ],
+    # Player ids a reader can tell apart (identity is real).
+    "domain/player_ids.py": [
+        "tests/domain/test_player_ids.py",
     ],
     "domain/w40k/limits.py": [
         "tests/domain/w40k/test_limits.py",

@@ -73,3 +73,23 @@ def test_running_every_test_against_every_mutant_does_not_hide_the_unrun_ones(
     code, data = measure(tmp_path, monkeypatch, "mut_every", GROWN, "--every-test")
     assert code == run.UNCOVERED
     assert data["uncovered"] == 4
+
+
+def test_the_uncovered_check_alone_names_the_unrun_mutants_without_running_any(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capfd: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "mut_check.py").write_text(GROWN)
+    test = tmp_path / "test_mut_check.py"
+    test.write_text(TEST.format(module="mut_check"))
+    monkeypatch.setattr(run, "ROOT", tmp_path)
+    monkeypatch.setattr(run, "RESULTS", tmp_path / "results")
+
+    code = run.main(["mut_check.py", "--tests", str(test), "--uncovered"])
+
+    assert code == run.UNCOVERED
+    out = capfd.readouterr().out
+    assert "no test executes #5 line 9: * -> /  [doubled]" in out
+    assert "mut_check.py: 4 mutants executed by no test of its target (FAILED)" in out
+    assert not (tmp_path / "results").exists()  # no mutant was run, no result stored
+    (tmp_path / "mut_check.py").write_text(COVERED)
+    assert run.main(["mut_check.py", "--tests", str(test), "--uncovered"]) == 0

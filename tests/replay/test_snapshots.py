@@ -16,6 +16,7 @@ from uuid import UUID
 import orjson
 import pytest
 
+from domain.game import project_events_only
 from events.envelope import chain_hash
 from replay.service import GameService
 from replay.verify import verify_game
@@ -256,3 +257,219 @@ def test_a_game_whose_result_is_confirmed_is_snapshotted_at_its_last_event(
     assert confirmed.accepted, confirmed
     game = service.load(game_id)
     assert game.state.result is not None and snapshots_at() == [game.version]
+
+
+# -- a snapshot with events after it, and the rebuild window's edge ---------------------
+def folded(service: GameService, game_id: UUID, version: int | None = None) -> dict[str, Any]:
+    """The state the events alone build, up to event `version`, as JSON."""
+    events = [e for e in service.stored_events(game_id)
+              if version is None or e.originator_version <= version]
+    game = project_events_only(None, events)
+    assert game is not None
+    return game.state.model_dump(mode="json")
+
+
+@pytest.fixture
+def snapped_behind(snapped: tuple[str, UUID, int]) -> tuple[str, UUID, int, int]:
+    """The grenade game with its last snapshot behind the head: red goes on to the
+    Charge and Fight phases after it, with no snapshot taken (the interval is far)."""
+    db, game_id, version = snapped
+    service = GameService(db)
+    service.snapshot_interval = 10_000
+    for _ in range(2):
+        outcome = service.handle(game_id, {"by": "red", "do": "next_phase"})
+        assert outcome.accepted, outcome
+    head = service.load(game_id).version
+    service.close()
+    assert latest_snapshot(db)[0] == version < head
+    return db, game_id, version, head
+
+
+def test_a_snapshot_behind_the_head_is_used_and_the_events_after_it_applied(
+    snapped_behind: tuple[str, UUID, int, int],
+) -> None:
+    db, game_id, _, head = snapped_behind
+    service, warnings = fresh(db)
+
+    game = service.game_at(game_id)
+
+    assert (game.version, game.state.phase) == (head, "fight")
+    assert game.head_hash == service.stored_events(game_id)[-1].hash
+    assert game.state.model_dump(mode="json") == folded(service, game_id)
+    assert warnings == []
+
+
+def test_a_resealed_snapshot_behind_the_head_steers_the_head_past_the_rebuild_window(
+    snapped_behind: tuple[str, UUID, int, int],
+) -> None:
+    """The documented limit, with events after the snapshot: beyond the window the
+    seal is all that is checked, so the edit is carried to the head; `verify`
+    names the snapshot."""
+    db, game_id, version, head = snapped_behind
+    edit_snapshot(db, move_b1_into_range, reseal=True)
+    service, warnings = fresh(db)
+    service.snapshot_recheck_events = 0
+
+    game = service.game_at(game_id)
+    verdict = verify_game(GameService(db), game_id)
+
+    assert (game.version, game.state.phase, game.state.units["b1"].y) == (head, "fight", 14.0)
+    assert warnings == []
+    assert (verdict.ok, verdict.bad_version) == (False, version)
+
+
+def test_a_snapshot_the_next_event_does_not_link_to_is_not_used(
+    snapped_behind: tuple[str, UUID, int, int],
+) -> None:
+    db, game_id, version, _ = snapped_behind
+    with sqlite3.connect(db) as conn:
+        raw = conn.execute("select state from stored_events where originator_version = ?",
+                           (version + 1,)).fetchone()[0]
+        body = orjson.loads(raw)
+        body["prev_hash"] = "0" * 64
+        conn.execute("update stored_events set state = ? where originator_version = ?",
+                     (orjson.dumps(body), version + 1))
+    service, warnings = fresh(db)
+
+    service.game_at(game_id)
+
+    assert warnings == [f"the snapshot at event {version} does not link to event "
+                        f"{version + 1}; the game is rebuilt from its events instead"]
+
+
+@pytest.mark.parametrize("behind", [0, 1, 3])
+def test_time_travel_before_the_latest_snapshot_opens_the_one_at_or_before_it(
+    snapped: tuple[str, UUID, int], behind: int,
+) -> None:
+    """Snapshots stand at every event: the game after event `version - behind` is
+    that snapshot's, equal to what the events build to there."""
+    db, game_id, version = snapped
+    service, warnings = fresh(db)
+
+    game = service.game_at(game_id, version - behind)
+
+    assert game.version == version - behind
+    assert game.state.model_dump(mode="json") == folded(service, game_id, version - behind)
+    assert warnings == []
+
+
+@pytest.mark.parametrize("window, caught", [(0, True), (1, False)],
+                         ids=["at-the-limit", "one-past-the-limit"])
+def test_a_resealed_snapshot_at_the_rebuild_window_limit_is_still_compared(
+    snapped: tuple[str, UUID, int], window: int, caught: bool,
+) -> None:
+    """`snapshot_recheck_events`: a snapshot standing exactly that many events from
+    the start is compared with the game its events build; one event further it is
+    trusted on its seal (the documented limit)."""
+    db, game_id, version = snapped
+    edit_snapshot(db, move_b1_into_range, reseal=True)
+    service, warnings = fresh(db)
+    service.snapshot_recheck_events = version - window
+
+    game = service.game_at(game_id)
+
+    assert game.state.units["b1"].y == (28.75 if caught else 14.0)
+    assert warnings == ([f"the snapshot at event {version} differs from the game its events "
+                         "build; the game is rebuilt from its events instead"] if caught else [])
+
+
+@pytest.mark.parametrize("key", [None, b"a server key nobody else holds"],
+                         ids=["unkeyed", "keyed"])
+def test_an_edit_of_a_snapshots_data_under_its_old_seal_is_caught_outside_the_window(
+    tmp_path: Path, key: bytes | None,
+) -> None:
+    """Past the rebuild window, the seal's state hash is what catches an edit that
+    leaves the seal (and its MAC) as they were."""
+    script = tmp_path / "grenade.yaml"
+    script.write_text(GRENADE_GAME)
+    db = str(tmp_path / "game.db")
+    service = GameService(db, key=key)
+    service.snapshot_interval = 1
+    game_id = UUID(run_script(service, load_script(str(script)))["game_id"])
+    service.close()
+    version = edit_snapshot(db, move_b1_into_range, reseal=False)
+    service = GameService(db, key=key)
+    service.snapshot_recheck_events = 0
+    warnings = Warnings()
+    service.warn = warnings
+
+    game = service.game_at(game_id)
+    outcome = service.handle(game_id, GRENADE)
+
+    assert game.state.units["b1"].y == 28.75
+    assert (outcome.accepted, outcome.rule) == (False, "STR-16")
+    assert warnings[0] == (f"the snapshot at event {version} does not match its own state "
+                           "hash; the game is rebuilt from its events instead")
+
+
+def test_a_seal_with_its_state_hash_gone_is_no_seal(snapped: tuple[str, UUID, int]) -> None:
+    db, game_id, version = snapped
+    edit_snapshot(db, lambda s: [s.pop("__state_hash__"), move_b1_into_range(s)],
+                  reseal=False)
+    service, warnings = fresh(db)
+    service.snapshot_recheck_events = 0
+
+    game = service.game_at(game_id)
+
+    assert game.state.units["b1"].y == 28.75
+    assert warnings == [f"the snapshot at event {version} is of the old format (no seal); "
+                        "the game is rebuilt from its events instead"]
+
+
+def test_a_sealed_state_the_rule_set_cannot_read_is_not_used(
+    snapped: tuple[str, UUID, int],
+) -> None:
+    """Resealed, so its seal holds; but no 40k state has a unit at y "far". The
+    warning gives the first line of what the rule set said."""
+    db, game_id, version = snapped
+    edit_snapshot(db, lambda s: s["units"]["b1"].update(y="far"), reseal=True)
+    service, warnings = fresh(db)
+    service.snapshot_recheck_events = 0
+
+    game = service.game_at(game_id)
+
+    assert game.state.units["b1"].y == 28.75
+    assert warnings == [f"the snapshot at event {version} cannot be read: 1 validation error "
+                        "for W40KState; the game is rebuilt from its events instead"]
+
+
+def test_a_service_that_keeps_no_snapshots_folds_the_events(tmp_path: Path) -> None:
+    script = tmp_path / "grenade.yaml"
+    script.write_text(GRENADE_GAME)
+    service = GameService(str(tmp_path / "game.db"), env={"IS_SNAPSHOTTING_ENABLED": "n"})
+    warnings = Warnings()
+    service.warn = warnings
+    game_id = UUID(run_script(service, load_script(str(script)))["game_id"])
+
+    game = service.game_at(game_id)
+
+    assert service.snapshots is None and warnings == []
+    assert game.state.model_dump(mode="json") == folded(service, game_id)
+
+
+def test_without_a_key_the_events_are_read_as_stored_and_a_snapshot_that_differs_is_set_aside(
+    snapped: tuple[str, UUID, int],
+) -> None:
+    """An event edited in place (its hash left stale) is believed by a service without
+    the key, which reads events as stored: the snapshot that disagrees with it is set
+    aside, not the event. `verify` is what names the event."""
+    db, game_id, version = snapped
+    with sqlite3.connect(db) as conn:
+        found = conn.execute("select originator_version, state from stored_events").fetchall()
+        for number, raw in found:
+            body = orjson.loads(raw)
+            fact = body["fact"]
+            if fact["type"] == "UnitFielded" and fact["unit"]["id"] == "b1":
+                fact["unit"]["y"] = 14.0
+                conn.execute("update stored_events set state = ? where originator_version = ?",
+                             (orjson.dumps(body), number))
+                edited = int(number)
+    service, warnings = fresh(db)
+
+    game = service.game_at(game_id)
+    verdict = verify_game(GameService(db), game_id)
+
+    assert game.state.units["b1"].y == 14.0
+    assert warnings == [f"the snapshot at event {version} differs from the game its events "
+                        "build; the game is rebuilt from its events instead"]
+    assert (verdict.ok, verdict.bad_version) == (False, edited)
