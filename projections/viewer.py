@@ -54,6 +54,7 @@ from projections.render import (
     terrain_labels,
     unit_drawings,
 )
+from projections.wording import refusal_label
 from replay.audit import UNDO_TALK as AUDIT_TALK
 from replay.audit import AuditEntry, audit_entries, fold_entries
 from replay.export import hidden_from, seen_by
@@ -165,10 +166,11 @@ def with_refusals(frames: list[dict[str, Any]],
     `{seat, at, after_step, label, command, rule, message}`) after the last frame of the
     step it came after. A refused command is no fact: its frame changes no unit and
     draws nothing; it shows the command and its verdict, marked "refusal" on the
-    timeline, and `label` says where it happened ("refused after step 5")."""
+    timeline, and `label` says where it happened ("refused after step 5"). An attempt
+    in the server's older form (`step`: the step it would have been) is read too."""
     out = list(frames)
-    for attempt in sorted(attempts, key=lambda a: int(a["after_step"]), reverse=True):
-        place = max((i for i, f in enumerate(out) if f["step"] <= attempt["after_step"]),
+    for attempt in sorted(attempts, key=after_step, reverse=True):
+        place = max((i for i, f in enumerate(out) if f["step"] <= after_step(attempt)),
                     default=len(out) - 1)
         if place < 0:
             continue
@@ -180,7 +182,7 @@ def with_refusals(frames: list[dict[str, Any]],
             at += 1  # several refusals before one step keep the order they were made in
         out.insert(at, {
             **before, "attempt": True, "events": [], "player": by, "do": do, "args": command,
-            "label": attempt["label"],
+            "label": attempt.get("label") or refusal_label(after_step(attempt)),
             "text": describe_command({"by": by, "do": do, **command}),
             "outcome": f"refused: {attempt['rule']}: {attempt['message']}",
             "citations": [], "dice": [], "rulings": [], "talk": False,
@@ -189,6 +191,11 @@ def with_refusals(frames: list[dict[str, Any]],
             "layers": {}, "notes": [], "legend": [], "unplaced": [],
         })
     return out
+
+
+def after_step(attempt: dict[str, Any]) -> int:
+    """The log step an attempt came after (0: the set-up)."""
+    return int(attempt["after_step"]) if "after_step" in attempt else int(attempt["step"]) - 1
 
 
 def final_state(events: Sequence[GameEvent]) -> GameState:

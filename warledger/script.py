@@ -253,18 +253,18 @@ def check_expectations(script: Script, result: dict[str, Any]) -> list[str]:
     steps = result["steps"]
     for want in script.expect:
         if want.step >= len(steps):
-            problems.append(f"step {want.step}: no such step")
+            problems.append(f"steps[{want.step}]: no such step")
             continue
         got = steps[want.step]
         if got["accepted"] != want.accepted:
             problems.append(
-                f"step {want.step}: accepted={got['accepted']} ({got['rule']}: "
+                f"steps[{want.step}]: accepted={got['accepted']} ({got['rule']}: "
                 f"{got['message']}), expected accepted={want.accepted}"
             )
         if want.rule is not None and got["rule"] != want.rule:
-            problems.append(f"step {want.step}: rule {got['rule']}, expected {want.rule}")
+            problems.append(f"steps[{want.step}]: rule {got['rule']}, expected {want.rule}")
         if want.events is not None and not is_subsequence(want.events, got["events"]):
-            problems.append(f"step {want.step}: events {got['events']} lack {want.events}")
+            problems.append(f"steps[{want.step}]: events {got['events']} lack {want.events}")
     problems += [f"state: {p}" for p in partial_mismatches(script.expect_state, result["state"])]
     return problems
 
