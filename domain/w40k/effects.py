@@ -24,6 +24,7 @@ else:  # imported on first use (`domain.deferred`): a replay needs no shapely
 from domain.decision import Decision
 from domain.errors import InputError, RuleViolation
 from domain.geometry import Disc, is_wholly_on_board
+from domain.rules_version import at_least
 from domain.state import to_read
 from domain.w40k.catalog import (
     ArriveEffect,
@@ -74,6 +75,33 @@ def check_effect(
         check_arrival(state, cmd, stratagem, effect, targets[0])
     elif isinstance(effect, RecordEffect) and effect.needs_enemy and cmd.enemy is None:
         raise RuleViolation("STR-16", f"{stratagem.name} needs an enemy unit (`enemy`)")
+
+
+#: The w40k rules version from which a re-roll comes just after the roll it replaces.
+JUST_AFTER_THE_ROLL = 4
+
+
+def check_just_after_the_roll(
+    d: Decision, cmd: UseStratagem, stratagem: Stratagem, targets: list[W40KUnit],
+    moment: Moment,
+) -> None:
+    """STR-16 (Command Re-roll: "just after you make a roll"; w40k rules version 4):
+    the roll it replaces was made by the step just before this one, so no other
+    step (another roll, a window opened and closed) comes between them. Without the
+    game's history (a bare decision) this is not checked."""
+    state = game(d)
+    effect = stratagem.effect
+    if not isinstance(effect, RerollEffect) or not at_least(state, w40k=JUST_AFTER_THE_ROLL):
+        return
+    roll = roll_to_replace(state, cmd, stratagem, effect, targets, moment)
+    try:
+        previous = d.history.facts_of(state.step - 1)
+    except LookupError:
+        return
+    if not any(getattr(fact, "roll", None) == roll.ref for fact in previous):
+        raise RuleViolation("STR-16", f"roll {roll.ref} was not made by the step just before "
+                                      f"this one: {stratagem.name} is used just after you "
+                                      "make the roll")
 
 
 def roll_to_replace(

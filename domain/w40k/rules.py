@@ -77,6 +77,8 @@ RULES_CHANGES = (
                 "window its declaration opens (Fire Overwatch is chosen before the roll)"),
     RulesChange(3, ("STR-04", "CORE-SELECTED-TO-FIGHT"), "Epic Challenge is used as its "
                 "CHARACTER unit is selected to fight: that unit fights next"),
+    RulesChange(4, ("STR-16",), "Command Re-roll is used just after the roll it replaces: "
+                "the roll was made by the step just before the re-roll"),
 )
 
 WIRING = Wiring(

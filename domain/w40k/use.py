@@ -13,7 +13,12 @@ from domain.errors import InputError, RuleViolation
 from domain.w40k.catalog import Stratagem, stratagems_of
 from domain.w40k.commands import PassStratagem, UseStratagem
 from domain.w40k.cost import Cost, check_can_pay, cost_of
-from domain.w40k.effects import check_effect, check_room_to_arrive, resolve_effect
+from domain.w40k.effects import (
+    check_effect,
+    check_just_after_the_roll,
+    check_room_to_arrive,
+    resolve_effect,
+)
 from domain.w40k.limits import (
     check_once_per_phase,
     check_one_stratagem_per_unit,
@@ -47,6 +52,7 @@ def decide_use_stratagem(d: Decision, cmd: UseStratagem) -> None:
     moment = check_timing_or_bar(d, cmd, stratagem)
     targets, cost = check_use(state, cmd, stratagem, moment)
     check_effect(state, cmd, stratagem, targets, moment)
+    check_just_after_the_roll(d, cmd, stratagem, targets, moment)
     check_none_waiting(state, stratagem)
 
     use = f"U{len(state.uses) + 1}"
