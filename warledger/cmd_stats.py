@@ -214,7 +214,18 @@ def render(figures: list[Any]) -> None:
         return
     console = Console()
     for fig in figures:
-        console.print(rich_table(fig))
+        console.print(fitted(rich_table(fig), console))
+
+
+def fitted(table: Any, console: Any) -> Any:
+    """The table, saying so in its caption when it is wider than the terminal (its
+    cells fold onto more lines: every digit is kept, if not on one line)."""
+    natural = table.__rich_measure__(console, console.options.update(width=1 << 16))
+    if natural.maximum > console.width:
+        table.caption = (f"{table.caption}\n" if table.caption else "") + (
+            f"(wider than the terminal's {console.width} columns: its cells fold; "
+            "widen it, or use --csv)")
+    return table
 
 
 def rich_table(fig: Any) -> Any:

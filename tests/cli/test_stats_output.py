@@ -84,6 +84,13 @@ def test_in_a_terminal_rich_cells_fold_rather_than_cut(db: str) -> None:
     shown = figure(Source(sqlite3.connect(f"{db}.views")), "results", Filters())
     table = rich_table(shown)
     assert {column.overflow for column in table.columns[1:]} == {"fold"}
+    from rich.console import Console
+
+    from warledger.cmd_stats import fitted
+
+    assert "wider than the terminal's 80 columns" in fitted(table, Console(width=80)).caption
+    wide = fitted(rich_table(shown), Console(width=400))
+    assert "wider" not in wide.caption
 
 
 def test_a_dice_group_too_small_for_the_chi_square_test_is_flagged() -> None:
