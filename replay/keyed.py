@@ -206,9 +206,7 @@ class SignedHeads:
                   "ON CONFLICT (game_id, version) DO UPDATE SET mac = excluded.mac")
 
         def insert(stored_events: Sequence[StoredEvent], **kwargs: Any) -> Any:
-            heads = kwargs.get(HEADS_KWARG)
-            if not heads:
-                return original(stored_events, **kwargs)
+            heads = kwargs.get(HEADS_KWARG, ())
             rows = [recorder.construct_pg_stored_event(
                 originator_id=e.originator_id, originator_version=e.originator_version,
                 topic=e.topic, state=e.state) for e in stored_events]
@@ -300,32 +298,22 @@ def check_head(key: bytes, game_id: UUID, version: int, head_hash: str,
             f"was rewritten, or {KEY_ENV} is not the key that signed it; nothing was decided")
 
 
-def stored_head_count(recorder: ApplicationRecorder, game_id: UUID) -> int:
-    """How many signed heads the store holds for a game, read without the key (0 when
-    the store has no heads table: no keyed server ever wrote to it). Nothing is
-    checked: `verify` without the key says only that they were not."""
-    module = type(recorder).__module__
-    if not module.endswith(("postgres", "sqlite")):
-        return 0
+def has_stored_heads(recorder: ApplicationRecorder, game_id: UUID) -> bool:
+    """Whether the store holds signed heads of a game, read without the key (False when
+    it has no heads table: no keyed server ever wrote to it; and in memory, where a
+    keyed service's heads are its own). Nothing is checked: `verify` without the key
+    says only that they were not."""
     datastore: Any = getattr(recorder, "datastore", None)
     if datastore is None:
-        return 0
-    postgres = module.endswith("postgres")
-    exists = ("SELECT to_regclass('warledger_heads') IS NOT NULL" if postgres else
-              "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
-              "AND name = 'warledger_heads'")
+        return False
+    postgres = type(recorder).__module__.endswith("postgres")
+    exists = ("SELECT 1 WHERE to_regclass('warledger_heads') IS NOT NULL" if postgres else
+              "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'warledger_heads'")
     placeholder = "%s" if postgres else "?"
     with datastore.transaction(commit=False) as cursor:
         cursor.execute(exists)
-        if not _first_value(cursor.fetchone()):
-            return 0
-        cursor.execute(f"SELECT count(*) FROM warledger_heads WHERE game_id = {placeholder}",
+        if not cursor.fetchall():
+            return False
+        cursor.execute(f"SELECT 1 FROM warledger_heads WHERE game_id = {placeholder} LIMIT 1",
                        (str(game_id),))
-        return int(_first_value(cursor.fetchone()) or 0)
-
-
-def _first_value(row: Any) -> Any:
-    """The first column of a row, a tuple or (PostgreSQL's dict rows) a mapping."""
-    if row is None:
-        return None
-    return next(iter(row.values())) if isinstance(row, Mapping) else row[0]
+        return bool(cursor.fetchall())

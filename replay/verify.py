@@ -49,10 +49,10 @@ from replay.keyed import (
     KEY_ENV,
     MAC_KEY,
     SignedHead,
+    has_stored_heads,
     head_mac,
     macs_match,
     snapshot_mac,
-    stored_head_count,
 )
 from replay.mapper import EVENT_TOPIC, decode_event
 from replay.service import GameService
@@ -204,7 +204,7 @@ def checked_heads(service: GameService, game_id: UUID, events: Sequence[GameEven
     signed heads missing from it were removed: a failure. Without the key, a game that
     has signed heads or MACs is `UNCHECKED`: nothing proves who wrote it."""
     if service.key is None or service.heads is None:
-        keyed = stored_head_count(service.recorder, game_id) > 0 or any(
+        keyed = has_stored_heads(service.recorder, game_id) or any(
             MAC_KEY in seal for seal in snapshot_seals(service, game_id))
         return UNCHECKED if keyed else ""
     heads = service.heads.all(game_id)

@@ -386,8 +386,10 @@ def test_a_short_or_missing_key() -> None:
 
     assert key_from_env({}) is None and key_from_env({KEY_ENV: ""}) is None
     assert key_from_env({KEY_ENV: "x" * 16}) == b"x" * 16
-    with pytest.raises(ScriptError, match="too short"):
-        key_from_env({KEY_ENV: "secret"})
+    for short in ("secret", "x" * 15):
+        with pytest.raises(ScriptError, match=f"too short \\({len(short)} characters\\); "
+                           "use at least 16"):
+            key_from_env({KEY_ENV: short})
 
 
 # -- many keyed writers ---------------------------------------------------------------------------

@@ -18,14 +18,14 @@ import dataclasses
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import orjson
 import pytest
 
 from domain.datafile import parse_yaml
 from events.envelope import GENESIS_HASH, chain_hash, hashed_body
-from replay.keyed import KEY_ENV, TamperedGameError
+from replay.keyed import KEY_ENV, SignedHead, TamperedGameError
 from replay.service import GameService
 from replay.signed_games import RECORD_ENV, SignedGamesRecord
 from replay.verify import SIGNED, UNSIGNED, verify_game
@@ -161,6 +161,8 @@ def test_a_keyed_game_is_listed_in_the_key_s_record_and_verifies_signed(
         keyed_game: KeyedGame, record: Path) -> None:
     keyed = keyed_game.keyed()
     assert keyed.heads is not None and len(keyed.heads.all(keyed_game.game_id)) == 2
+    assert keyed.heads.latest(keyed_game.game_id) == keyed.heads.all(keyed_game.game_id)[-1]
+    assert keyed.handle(keyed_game.game_id, GRENADE).rule == "STR-04"  # decided on its head
     verdict = verify_game(keyed, keyed_game.game_id)
     assert (verdict.ok, verdict.heads, verdict.head_hash) == (True, SIGNED, keyed_game.receipt)
     first = keyed.heads.all(keyed_game.game_id)[0].version
@@ -310,3 +312,59 @@ def test_with_the_key_no_reader_shows_a_history_a_database_writer_made(
         captured = capsys.readouterr()
         assert code == 2 and "signed-games record lists it" in captured.err, command
         assert captured.out == "" and "Traceback" not in captured.err
+
+
+def test_the_first_event_must_link_to_the_genesis_hash(keyed_game: KeyedGame) -> None:
+    """The forger gives the first event another `prev_hash` and recomputes the chain
+    from it: every event matches its hash and links on, but the chain does not start
+    at the genesis hash; a keyed read names event 1 (before any head is looked at)."""
+    game_id = keyed_game.game_id
+    first_prev = {1: "f" * 64}
+    prev = ""
+    for version, body in keyed_game.bodies():
+        body["prev_hash"] = first_prev.get(version, prev)
+        body["hash"] = chain_hash(hashed_body(game_id, version, body["timestamp"],
+                                              body["step"], body["prev_hash"], body["fact"]))
+        prev = body["hash"]
+        keyed_game.write(version, body)
+    keyed_game.strip()
+    with pytest.raises(TamperedGameError, match=f"event 1 of game {game_id} does not link"):
+        keyed_game.keyed().stored_events(game_id)
+
+
+def test_a_row_that_cannot_be_read_does_not_match_its_hash(keyed_game: KeyedGame) -> None:
+    game_id = keyed_game.game_id
+    recorder: Any = keyed_game.service.recorder
+    if keyed_game.backend == "memory":
+        stored = recorder._stored_events
+        stored[2] = dataclasses.replace(stored[2], state=b"{not json")
+    else:
+        mark = "?" if keyed_game.backend == "sqlite" else "%s"
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.execute(f"UPDATE {recorder.events_table_name} SET state = {mark} WHERE "
+                           f"originator_id = {mark} AND originator_version = 3",
+                           (b"{not json", game_id.hex if keyed_game.backend == "sqlite"
+                            else game_id))
+    with pytest.raises(TamperedGameError, match=f"event 3 of game {game_id} does not match "
+                       "its hash"):
+        keyed_game.keyed().stored_events(game_id)
+
+
+def test_the_signing_insert_returns_the_library_s_notification_ids(
+        keyed_game: KeyedGame) -> None:
+    """The recorder's insert, wrapped to sign heads in its transaction, still answers
+    what the library's does: the new rows' notification ids, in order."""
+    from eventsourcing.persistence import StoredEvent
+
+    from replay.keyed import HEADS_KWARG
+
+    recorder = keyed_game.service.recorder
+    before = recorder.max_notification_id() or 0
+    other = uuid4()
+    rows = [StoredEvent(originator_id=other, originator_version=version, topic="t",
+                        state=b"{}") for version in (1, 2)]
+    ids = recorder.insert_events(rows, **{HEADS_KWARG: [(other, 2, "m" * 64)]})
+    assert list(ids or []) == [before + 1, before + 2] == [
+        n.id for n in recorder.select_notifications(before + 1, 10)][-2:]
+    assert keyed_game.service.heads.all(other) == [  # type: ignore[union-attr]
+        SignedHead(2, "m" * 64)]
