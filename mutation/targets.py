@@ -9,6 +9,12 @@ one after another (never in parallel: the machine is shared).
 from __future__ import annotations
 
 TARGETS: dict[str, list[str]] = {
+    # The server's seat store: tokens stored as hashes, on memory, SQLite and PostgreSQL
+    # (run in the test process when the tests have a server).
+    "warledger/server/seats.py": [
+        "tests/server/test_seats.py",
+        "tests/server/test_seat_cache.py",
+    ],
     "domain/dice.py": [
         "tests/replay/test_pinned.py::test_the_first_hundred_digital_dice_are_pinned",
         "tests/replay/test_pinned.py::test_a_biased_byte_is_rejected_not_folded",

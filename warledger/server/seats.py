@@ -28,7 +28,7 @@ from uuid import UUID
 
 from domain.bounded import Bounded
 from replay.sqlite_files import connect, use_wal
-from replay.storage import postgres_env
+from replay.storage import postgres_env, schema_setup_lock
 
 JUDGE_SEAT = "judge"
 #: The seat of a spectator, as the views are asked for it: no player can be called
@@ -80,10 +80,12 @@ class SeatStore:
         self._local = threading.local()
         self._db = db
         self._pool: Any = None
+        env = postgres_env(db) if self.postgres else {}
         if self.postgres:
             from psycopg_pool import ConnectionPool
 
-            env = postgres_env(db)
+            # One connection open at start, at most 8 in use: a dozen app servers fit a
+            # default PostgreSQL's 100 connections beside their game stores' own.
             self._pool = ConnectionPool(
                 kwargs={"dbname": env["POSTGRES_DBNAME"], "host": env["POSTGRES_HOST"],
                         "port": int(env["POSTGRES_PORT"]), "user": env["POSTGRES_USER"],
@@ -95,10 +97,11 @@ class SeatStore:
         #: Token hash -> (game id, role, seat) of seats found lately (`KNOWN_SEATS`).
         self._known: Bounded[str, tuple[str, str, str]] = Bounded(KNOWN_SEATS)
         self._known_lock = threading.Lock()
-        serial = "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY" if self.postgres \
-            else "INTEGER PRIMARY KEY AUTOINCREMENT"
-        for statement in SCHEMA:
-            self._run(statement.format(serial=serial), ())
+        # Several app servers may set up one PostgreSQL database at once: under the
+        # schema set-up lock they do it one after another (`schema_setup_lock`).
+        with schema_setup_lock(env):
+            for statement in SCHEMA:
+                self._run(statement, ())
 
     # -- plumbing -------------------------------------------------------------------
     @contextmanager
@@ -116,15 +119,7 @@ class SeatStore:
 
     def _run(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         if self.postgres:
-            # Several app servers may create the tables at once: only one may.
             with self._pool.connection() as connection:
-                if sql.startswith("CREATE"):
-                    connection.execute("SELECT pg_advisory_lock(151515)")
-                    try:
-                        connection.execute(sql)
-                    finally:
-                        connection.execute("SELECT pg_advisory_unlock(151515)")
-                    return []
                 cursor = connection.execute(sql.replace("?", "%s"), params)
                 return list(cursor.fetchall()) if cursor.description else []
         with self._sqlite() as connection:
@@ -162,11 +157,6 @@ class SeatStore:
                 self._remember(wanted, (str(game), str(role), str(seat)))
                 held.append(Seat(UUID(str(game)), str(role), str(seat)))
         return held
-
-    def seat_of(self, game_id: UUID, token: str) -> Seat | None:
-        """The seat a token holds in this game, or None (a wrong token, or another
-        game's)."""
-        return next((s for s in self.seats_held(token) if s.game_id == game_id), None)
 
     def _known_rows(self, wanted: str) -> list[tuple[Any, ...]] | None:
         """The seat row of a token hash found before, or None (ask the database). Only
