@@ -414,6 +414,7 @@ def _set_result(ev: Ev, status: str, fact: JsonDict) -> None:
     step = ev.step if status == "proposed" or not proposals else proposals[-1]["step"]
     g.results.append({
         "step": step, "event_no": ev.event_no, "status": status, "answer": step != ev.step,
+        "at": ev.step,
         "winner": fact.get("winner"), "draw": bool(fact.get("draw")),
         "points": {str(k): int(v) for k, v in (fact.get("points") or {}).items()},
         "undone": False,
@@ -449,7 +450,11 @@ def _flip_results(out: Batch, g: GameContext, steps: list[int], undone: bool) ->
             out.update(f"insert into {CONTESTS.name} (game_id, event_no, step, rule, kind) "
                        "values (?, ?, ?, '', 'result_refused')",
                        g.game_id, record["event_no"], record["step"])
-    if undone:  # answers never come back
+    if undone:  # answers never come back; the steps that gave them count no more
+        answered = sorted({r["at"] for r in flipped if r.get("answer") and "at" in r})
+        if answered:
+            _flip(out, g, answered, 1)
+            g.steps -= len(answered)
         g.results = [r for r in g.results if not (r["undone"] and r.get("answer"))]
     if flipped:
         _current_result(g)

@@ -129,6 +129,9 @@ def test_a_result_undone_by_consent_leaves_the_tables_and_a_redo_brings_it_back(
     assert main(["views", db]) == 0
     assert standing_result(db) == (None, None, None)
     assert results_rows(capsys, db) == []
+    steps = Views(GameService(db), f"{db}.views").conn.execute(
+        "select step, command, undone from steps order by step").fetchall()
+    assert steps[:2] == [(1, "end_game", 1), (2, "consent", 1)]  # the answer went with it
     assert main(["views", db, "--rebuild"]) == 0
     assert standing_result(db) == (None, None, None)
     assert results_rows(capsys, db) == []
