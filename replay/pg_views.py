@@ -43,6 +43,7 @@ from replay.analytics import (
     schema_statements,
 )
 from replay.mapper import OrjsonTranscoder
+from replay.postgres import SafeHead
 from replay.service import GameService
 from replay.storage import storage_env
 from replay.views import BATCH, STATE_VIEWS, VIEW_SCHEMA, VIEW_UPSERT, StateViews, write_batch
@@ -93,6 +94,7 @@ class AnalyticsRecorder(PostgresTrackingRecorder):
 
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
+        self.safe_head = SafeHead(datastore, EVENTS_TABLE)
         for statement in [*schema_statements(), *VIEW_SCHEMA]:
             self.sql_create_statements.append(SQL(statement).format())
 
@@ -139,11 +141,9 @@ class AnalyticsRecorder(PostgresTrackingRecorder):
         return GameContext.from_json(row["ctx"]) if row else None
 
     def head(self) -> int:
-        """The newest notification id of the event store."""
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(SQL(f"select max(notification_id) as head from {EVENTS_TABLE}"))
-            row = curs.fetchone()
-        return int(row["head"] or 0) if row else 0
+        """The newest notification id of the event store that no save in flight can
+        pass (`replay.postgres.SafeHead`: ids need not commit in order)."""
+        return self.safe_head.read()
 
     def drop(self) -> None:
         """Drop the view tables and forget both projections' positions."""
@@ -208,9 +208,12 @@ class PgViews:
         return min(self.tracked(), self.tracked(STATE_VIEWS))
 
     def _runner(self) -> ProjectionRunner[RawGameService, AnalyticsRecorder]:
+        # The runner's application finds the tables this one made: no DDL, which
+        # would wait for every save in flight.
+        env = {**self.env, f"{GameService.name.upper()}_CREATE_TABLE": "n"}
         return ProjectionRunner(application_class=RawGameService,
                                 projection_class=AnalyticsProjection,
-                                view_class=AnalyticsRecorder, env=self.env)
+                                view_class=AnalyticsRecorder, env=env)
 
     def run(self) -> int:
         """Catch every projection up with the head; return how many events were new."""

@@ -22,6 +22,9 @@ from replay.sqlite_files import BUSY_SECONDS
 DEFAULT_DB = "warledger.db"
 #: The service's application name (`GameService.name`): its tables and tracking names.
 APPLICATION = "warledger"
+#: The PostgreSQL recorders: the notification log read and written in commit order.
+COMMIT_ORDER = {"APPLICATION_RECORDER_TOPIC": "replay.postgres:CommitOrderRecorder",
+                "PROCESS_RECORDER_TOPIC": "replay.postgres:CommitOrderProcessRecorder"}
 #: The analytic projection's tracking name after `APPLICATION:` (`replay.views`).
 ANALYTICS = "analytics"
 
@@ -30,7 +33,7 @@ def storage_env(db: str | None) -> dict[str, str]:
     """The eventsourcing environment for a `--db` value."""
     if db is None:
         if os.environ.get("PERSISTENCE_MODULE", "").endswith("postgres"):
-            return {"PERSISTENCE_MODULE": "eventsourcing.postgres"}
+            return {"PERSISTENCE_MODULE": "eventsourcing.postgres", **COMMIT_ORDER}
         db = DEFAULT_DB
     if db == ":memory:":
         return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
@@ -61,6 +64,8 @@ def postgres_env(url: str) -> dict[str, str]:
         "POSTGRES_USER": unquote(parts.username or "postgres"),
         "POSTGRES_PASSWORD": unquote(parts.password or ""),
         "POSTGRES_ENABLE_DB_FUNCTIONS": "y",
+        # The notification log read and written in commit order (`replay.postgres`).
+        **COMMIT_ORDER,
         # A server that does not answer is reported after 5 s, not the library's 30.
         "POSTGRES_CONNECT_TIMEOUT": "5",
         # One connection opened at start, up to five in use: a command needs one or
