@@ -623,12 +623,3 @@ def board_svg(state: GameState, overlays: Sequence[Overlay] = (), caption: str =
     svg: str = drawing.as_svg(header="")
     return svg
 
-
-def describe_command(command: dict[str, Any] | None) -> str:
-    """A command in words: `red arrive: unit red-scouts, point [60, 0], facing 90`."""
-    if not command:
-        return ""
-    args = ", ".join(f"{k} {v}" for k, v in command.items()
-                     if k not in ("by", "do") and v is not None)
-    head = f"{command.get('by', '?')} {command.get('do', '?')}"
-    return f"{head}: {args}" if args else head

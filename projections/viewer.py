@@ -17,7 +17,7 @@ Private Information) gives everyone the full view once the game is over.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from itertools import groupby
@@ -45,7 +45,6 @@ from projections.render import (
     LegendItem,
     Overlay,
     caption_of,
-    describe_command,
     fragment,
     legend_items,
     overlay_drawings,
@@ -54,7 +53,7 @@ from projections.render import (
     terrain_labels,
     unit_drawings,
 )
-from projections.wording import refusal_label
+from projections.wording import refusal_label, say_command
 from replay.audit import UNDO_TALK as AUDIT_TALK
 from replay.audit import AuditEntry, audit_entries, fold_entries
 from replay.export import hidden_from, seen_by
@@ -111,12 +110,14 @@ def viewer_html(events: Sequence[GameEvent], as_player: str | None = None,
                 viewer_name: str = "") -> str:
     """The whole self-contained HTML page of a game's replay (with `attempts`, the
     refused commands of the server's attempts log: `with_refusals`)."""
-    return viewer_page(viewer_game(events, as_player, title), as_player, attempts, viewer_name)
+    return viewer_page(viewer_game(events, as_player, title, attempts), as_player,
+                       viewer_name=viewer_name)
 
 
 def viewer_page(game: ViewerGame, as_player: str | None = None,
                 attempts: Sequence[dict[str, Any]] = (), viewer_name: str = "") -> str:
-    """The HTML page of a game's viewer data (`viewer_html`)."""
+    """The HTML page of a game's viewer data (`viewer_html`); `attempts` given here,
+    not to `viewer_game`, become frames without their checks drawn."""
     if viewer_name and as_player is not None and game.viewer == as_player:
         game.viewer = viewer_name
     game.frames = with_refusals(game.frames, attempts)
@@ -128,8 +129,10 @@ def viewer_page(game: ViewerGame, as_player: str | None = None,
 
 
 def viewer_game(events: Sequence[GameEvent], as_player: str | None = None,
-                title: str = "") -> ViewerGame:
-    """The viewer's data for a game, for everyone or as one player may know it."""
+                title: str = "", attempts: Sequence[dict[str, Any]] = ()) -> ViewerGame:
+    """The viewer's data for a game, for everyone or as one player may know it, with a
+    frame for each refused attempt (`with_refusals`) drawing the checks its command
+    asked for on the board as it stood (as this viewer may know it)."""
     events = list(events)
     first = Game.from_first_event(events[0])
     # Only a player's view of a rule set whose secrets open at the end needs to know
@@ -153,21 +156,28 @@ def viewer_game(events: Sequence[GameEvent], as_player: str | None = None,
                      round(width), round(height), note=note)
     out.legend = [legend_json(item) for item in legend_items(first.state, colours)]
     builder = FrameBuilder(frame, base, colours, as_player)
-    out.frames = list(builder.frames(events))
+    builder.keep_after = {after_step(a) for a in attempts}
+    out.frames = with_refusals(list(builder.frames(events)), attempts, builder.refusal_drawing)
     out.events_shown = builder.events_shown
     out.layers = {key: LAYERS[key] for key in LAYERS if key in builder.layers_seen}
     out.groups = {layer: sorted(owners) for layer, owners in builder.groups_seen.items()}
     return out
 
 
-def with_refusals(frames: list[dict[str, Any]],
-                  attempts: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+#: Draws a refused command's checks: (the step it came after, the command) → the
+#: frame's fields that differ from the step before's (`FrameBuilder.refusal_drawing`).
+RefusalDrawing = Callable[[int, dict[str, Any]], dict[str, Any]]
+
+
+def with_refusals(frames: list[dict[str, Any]], attempts: Sequence[dict[str, Any]],
+                  drawing: RefusalDrawing | None = None) -> list[dict[str, Any]]:
     """The frames with a frame for each refused attempt (`replay.attempts.Attempt.as_json`:
     `{seat, at, after_step, label, command, rule, message}`) after the last frame of the
-    step it came after. A refused command is no fact: its frame changes no unit and
-    draws nothing; it shows the command and its verdict, marked "refusal" on the
-    timeline, and `label` says where it happened ("refused after step 5"). An attempt
-    in the server's older form (`step`: the step it would have been) is read too."""
+    step it came after. A refused command is no fact: its frame changes no unit; it
+    draws the checks the command asked for (with `drawing`), shows the command and its
+    verdict, marked "refusal" on the timeline, and `label` says where it happened
+    ("refused after step 5"). An attempt in the server's older form (`step`: the
+    step it would have been) is read too."""
     out = list(frames)
     for attempt in sorted(attempts, key=after_step, reverse=True):
         place = max((i for i, f in enumerate(out) if f["step"] <= after_step(attempt)),
@@ -183,12 +193,14 @@ def with_refusals(frames: list[dict[str, Any]],
         out.insert(at, {
             **before, "attempt": True, "events": [], "player": by, "do": do, "args": command,
             "label": attempt.get("label") or refusal_label(after_step(attempt)),
-            "text": describe_command({"by": by, "do": do, **command}),
+            "text": f"{by} {say_command({'do': do, **command})}",
             "outcome": f"refused: {attempt['rule']}: {attempt['message']}",
             "citations": [], "dice": [], "rulings": [], "talk": False,
             "branch": [], "undone": False,
             "cp_before": before["cp_after"], "markers": ["refusal"], "units": {},
             "layers": {}, "notes": [], "legend": [], "unplaced": [],
+            **(drawing(after_step(attempt), {"by": by, "do": do, **command})
+               if drawing is not None else {}),
         })
     return out
 
@@ -220,6 +232,10 @@ class FrameBuilder:
         self.groups_seen: dict[str, set[str]] = {}
         self.drawn: dict[str, str] = {}
         self.events_shown = 0
+        #: The steps a refused attempt came after, and the state after each (as this
+        #: viewer may know it), for drawing the attempt's checks.
+        self.keep_after: set[int] = set()
+        self.kept: dict[int, GameState] = {}
         #: The steps `audit --fold` leaves out (an undone branch and its undo talk).
         self.folded: set[int] = set()
 
@@ -245,12 +261,42 @@ class FrameBuilder:
                 else:
                     game.apply_event(event)
             assert game is not None
+            if step in self.keep_after:
+                self.kept[step] = self.seen_state(game.state.model_copy(deep=True))
             entry = entries.get(step)
             if entry is None:  # nothing of this step may be known to this viewer
                 continue
             after = self.seen_state(game.state)
             shown = [seen[e.originator_version] for e in batch if e.originator_version in seen]
             yield self.frame_of(entry, before, after, shown, numbers, cp_before)
+
+    def refusal_drawing(self, after_step: int, command: dict[str, Any]) -> dict[str, Any]:
+        """A refused command's frame: where it was given, and the checks it asked for
+        drawn on the board as it stood (as `board --command` previews them)."""
+        state = self.kept.get(after_step)
+        if state is None:
+            return {}
+        where = {"round": state.round, "phase": state.phase, "active": state.active_player}
+        if command.get("do") in FLOW_COMMANDS:
+            return where
+        try:
+            overlays = list(overlays_for(state, command))
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+            return where  # a command too malformed to draw (it was refused with INPUT)
+        placer = LabelPlacer(self.frame)
+        placer.taken = list(self.base.taken)
+        drawn = overlay_drawings(self.frame, overlays, placer)
+        self.note_layers(overlays)
+        return {**where, "layers": drawn.layers, "notes": drawn.notes,
+                "legend": [legend_json(item) for item in drawn.legend]}
+
+    def note_layers(self, overlays: Sequence[Overlay]) -> None:
+        """Remember the layers (and observers) drawn, for the page's toggles."""
+        for item in overlays:
+            if not item.note:
+                self.layers_seen.add(item.layer)
+                if item.group:
+                    self.groups_seen.setdefault(item.layer, set()).add(item.group)
 
     def seen_state(self, state: GameState) -> GameState:
         """The state with the units this viewer may not know about left out."""
@@ -274,11 +320,7 @@ class FrameBuilder:
         # `after` is already the state as this viewer may know it (`seen_state`).
         units = unit_drawings(self.frame, after, placer, self.colours)
         drawn = overlay_drawings(self.frame, overlays, placer)
-        for item in overlays:
-            if not item.note:
-                self.layers_seen.add(item.layer)
-                if item.group:
-                    self.groups_seen.setdefault(item.layer, set()).add(item.group)
+        self.note_layers(overlays)
         delta: dict[str, str | None] = {}
         for unit_id, svg in units.fragments.items():
             if self.drawn.get(unit_id) != svg:
@@ -298,8 +340,8 @@ class FrameBuilder:
             "player": entry.player,
             "do": entry.command,
             "args": entry.arguments,
-            "text": "set-up" if entry.step == 0 else describe_command(
-                {"by": entry.player, "do": entry.command, **entry.arguments}),
+            "text": "set-up" if entry.step == 0 else
+            f"{entry.player} {say_command({'do': entry.command, **entry.arguments})}",
             "outcome": outcome_of(entry, shown),
             "citations": entry.citations,
             "dice": dice_of(shown, entry.player),

@@ -24,10 +24,10 @@ def cmd_viewer(args: argparse.Namespace) -> int:
     service, game_id = open_game(args)
     events = service.stored_events(game_id)
     check_player(service.load(game_id).state, args.as_player)
-    game = viewer_game(events, args.as_player)
     # The refused attempts the reader may see, as frames ("next: refusal").
     attempts = [a.as_json() for a in service.attempts(game_id, args.as_player)]
-    write_text(args.output, viewer_page(game, args.as_player, attempts))
+    game = viewer_game(events, args.as_player, attempts=attempts)
+    write_text(args.output, viewer_page(game, args.as_player))
     # The count the file shows: a player's own events, as their export numbers them
     # (or the whole game, once its end opened it to them).
     seen = f" as {args.as_player} may see it" if args.as_player else ""

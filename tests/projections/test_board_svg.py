@@ -13,7 +13,7 @@ from shapely.geometry import Point
 from domain.ruleset import Setup
 from domain.state import GameState
 from projections.board_svg import Overlay, board_svg
-from projections.render import Frame, LabelPlacer, describe_command, text_box
+from projections.render import Frame, LabelPlacer, text_box
 from replay.service import GameService
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -90,14 +90,6 @@ def test_terrain_and_units_are_drawn_with_their_names_and_a_scale_bar() -> None:
     assert "a" in lines
     assert any(t.startswith("6″") for t in lines)
     assert {"0", "6", "12", "18"} <= set(lines)  # the grid's inch numbers
-
-
-def test_a_command_is_described_in_words_not_as_a_dict() -> None:
-    words = describe_command({"by": "red", "do": "arrive", "unit": "scouts",
-                              "point": [60, 0], "facing": 90})
-
-    assert words == "red arrive: unit scouts, point [60, 0], facing 90"
-    assert "{" not in words
 
 
 def test_labels_of_crowded_points_never_overlap() -> None:

@@ -88,7 +88,7 @@ def test_deep_links_open_at_a_step_or_an_event(tmp_path: Path, page: Page) -> No
     html = write_viewer(tmp_path, "t9a-ambush-legal")
 
     page.open(html, "#step=6")
-    assert page.step() == 6 and "roll_ambush" in page.current_row()
+    assert page.step() == 6 and "roll for Ambush" in page.current_row()
     page.open(html, "#event=15")
     row = page.current_row()
     assert "events 14–15" in row or "event 15" in row

@@ -42,7 +42,7 @@ def test_the_served_viewer_follows_the_game_and_shows_refusals(
         rows = count_rows(page)
         log = page.page.inner_text("#log")
         assert "refused: CORE-NOT-YOUR-TURN" in log
-        assert log.index("red next_phase") < log.index("blue next_phase")  # in its order
+        assert log.index("red next phase") < log.index("blue next phase")  # in its order
         page.shot("served-viewer-refusal")
 
         assert play("red", "next_phase") == 200

@@ -66,7 +66,9 @@ def test_a_refusal_frame_carries_no_branch_note_of_the_step_before() -> None:
     service = GameService(":memory:")
     frames = viewer_game(service.stored_events(confirmed_after_an_undo(service))).frames
     undone_at = next(i for i, f in enumerate(frames) if f["branch"])
-    attempt = {"seat": "red", "at": "t", "step": frames[undone_at]["step"] + 1,
+    after = frames[undone_at]["step"]
+    attempt = {"seat": "red", "at": "t", "after_step": after,
+               "label": f"refused after step {after}",
                "command": {"by": "red", "do": "next_phase"},
                "rule": "CORE-NOT-YOUR-TURN", "message": "not now"}
 
@@ -117,3 +119,37 @@ def test_an_infinity_movement_draws_only_the_observers_its_check_asked_about() -
         assert f'data-group="{other}"' not in drawn
     assert set(re.findall(r'fill="([^"]*)"', frame["layers"]["lof"])) == {"none"}
     assert any("zero" in item["text"] for item in frame["legend"])
+
+
+def test_a_refusal_frame_draws_the_check_that_refused_it_where_it_was_given() -> None:
+    """The example's point: the refused `arrive` (AMB-13) is kept by `run`, and its
+    frame draws the Ambush check on the board as it stood, labelled where it happened,
+    with the command said as a player says it."""
+    service = GameService(":memory:")
+    game_id = store_example(service, ROOT / "examples" / "t9a-ambush-too-far.yaml")
+    attempts = [a.as_json() for a in service.attempts(game_id)]
+    assert [a["rule"] for a in attempts] == ["AMB-13"]
+
+    frames = viewer_game(service.stored_events(game_id), attempts=attempts).frames
+
+    refusal = next(f for f in frames if f.get("attempt"))
+    assert refusal["label"] == f"refused after step {attempts[0]['after_step']}"
+    assert refusal["layers"] and "ambush" in "".join(refusal["layers"]).lower()
+    assert (refusal["round"], refusal["phase"]) == (2, "movement")
+    assert refusal["text"].startswith("red arrive red-scouts")
+    assert not set("{}[]") & set(refusal["text"]), refusal["text"]
+    assert refusal["units"] == {} and refusal["events"] == []
+
+
+def test_a_refusal_of_a_command_too_malformed_to_draw_still_has_its_frame() -> None:
+    service = GameService(":memory:")
+    game_id = store_example(service, ROOT / "examples" / "t9a-turns.yaml")
+    bad = {"seat": "red", "at": "t", "after_step": 1, "label": "refused after step 1",
+           "command": {"by": "red", "do": "arrive", "unit": "red-scouts", "point": "north",
+                       "x": "far"},
+           "rule": "INPUT", "message": "point: not a point"}
+
+    frames = viewer_game(service.stored_events(game_id), attempts=[bad]).frames
+
+    refusal = next(f for f in frames if f.get("attempt"))
+    assert refusal["outcome"] == "refused: INPUT: point: not a point"

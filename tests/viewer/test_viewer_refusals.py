@@ -28,7 +28,7 @@ def test_refused_attempts_become_frames_before_the_step_they_were_made_at() -> N
     assert [shown[at]["do"], shown[at + 1]["do"]] == ["next_phase", "end_turn"]
     assert shown[at]["outcome"] == "refused: CORE-NOT-YOUR-TURN: it is red's Player Turn"
     assert shown[at]["label"] == "refused after step 1"  # the log's steps, as audit's
-    assert shown[at]["text"] == "blue next_phase"  # as the viewer says its steps
+    assert shown[at]["text"] == "blue next phase"  # as the viewer says its steps
     assert shown[at]["markers"] == ["refusal"] and shown[at]["units"] == {}
     assert shown[at]["events"] == [] and shown[at]["player"] == "blue"
     assert [f for f in shown if not f.get("attempt")] == frames  # the game's frames stay
