@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 from uuid import UUID
 
 from events.core import GameStarted
@@ -26,22 +26,11 @@ from events.envelope import GameEvent
 from events.results import GameMetadataRecorded
 from projections.wording import say_result
 from replay.event_store import sqlite_datastore
-
-if TYPE_CHECKING:
-    from replay.service import GameService
+from replay.service import SQLITE_GAMES, GameService
 
 #: A set-up's events up to its metadata: GameStarted, SeedSealed, GameMetadataRecorded.
 SETUP_HEAD = 3
 
-#: Every game's id in the order they were started: the index walked from one game id
-#: to the next (one lookup each), each game's first event's row giving the order.
-SQLITE_GAMES = (
-    "WITH RECURSIVE games(id) AS (SELECT MIN(originator_id) FROM {table} "
-    "UNION ALL SELECT (SELECT MIN(originator_id) FROM {table} WHERE originator_id > games.id) "
-    "FROM games WHERE games.id IS NOT NULL) "
-    "SELECT e.originator_id FROM games JOIN {table} AS e "
-    "ON e.originator_id = games.id AND e.originator_version = 1 ORDER BY e.rowid"
-)
 POSTGRES_GAMES = ("SELECT originator_id FROM {table} WHERE originator_version = 1 "
                   "ORDER BY notification_id")
 

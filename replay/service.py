@@ -778,15 +778,18 @@ FIRST_TWO_IN_RANGE = (
     "AND originator_id < ?) FROM first"
 )
 
-#: The game started last: each game's first event found by walking the index from
-#: one game id to the next (one lookup per game), the newest of them.
-LAST_STARTED = (
+#: Every game's id in the order they were started: the index walked from one game id
+#: to the next (one lookup each), each game's first event's row giving the order
+#: (`warledger games`, `replay.game_list`).
+SQLITE_GAMES = (
     "WITH RECURSIVE games(id) AS (SELECT MIN(originator_id) FROM {table} "
     "UNION ALL SELECT (SELECT MIN(originator_id) FROM {table} WHERE originator_id > games.id) "
     "FROM games WHERE games.id IS NOT NULL) "
     "SELECT e.originator_id FROM games JOIN {table} AS e "
-    "ON e.originator_id = games.id AND e.originator_version = 1 ORDER BY e.rowid DESC LIMIT 1"
+    "ON e.originator_id = games.id AND e.originator_version = 1 ORDER BY e.rowid"
 )
+#: The game started last: the newest of them.
+LAST_STARTED = SQLITE_GAMES + " DESC LIMIT 1"
 
 
 #: An empty GAME argument names no game, even in a store of one.
