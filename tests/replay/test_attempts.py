@@ -174,3 +174,21 @@ def test_a_players_attempt_is_placed_among_the_steps_they_may_see(
         e for e in seen_by(events, player) if e.step != 6])
     assert [a.after_step for a in service.attempts(game_id, "red")] == [5]
     assert [a.after_step for a in service.attempts(game_id)] == [6]  # the judge sees all
+
+
+@pytest.mark.parametrize("backend", backend_params("postgres"))
+def test_an_older_servers_postgresql_attempts_are_read_where_they_are(
+        backend: str, tmp_path: Path) -> None:
+    """The older server kept them in this same table of the game database."""
+    service = make_service(backend, tmp_path)
+    try:
+        game_id = played(service)
+        with service.recorder.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
+            cursor.execute("INSERT INTO warledger_attempts (game_id, seat, at, step, command, "
+                           "rule, message) VALUES (%s, 'blue', '2026-01-01T00:00:00+00:00', 4, "
+                           "%s, 'CORE-NOT-YOUR-TURN', 'not your turn')",
+                           (str(game_id), '{"by": "blue", "do": "end_turn"}'))
+        assert [(a.seat, a.after_step) for a in service.attempts(game_id)] == [
+            ("blue", 3), ("red", 6)]
+    finally:
+        service.close()
