@@ -205,6 +205,7 @@ def setup_facts_now(ruleset: Ruleset, started: GameStarted, facts: Sequence[Fact
                   units=units, options=dict(started.options))
     new = ruleset.setup_facts(setup)
     state = ruleset.initial_state(started)
+    state.rules_version = rules_version.current(ruleset)  # today's rules check it
     for fact in new:
         apply(state, fact)
     ruleset.check_setup(state)

@@ -11,10 +11,12 @@ from typing import Any
 
 from domain.decision import Decision
 from domain.errors import RuleViolation, ScriptError
+from domain.rules_version import RulesChange, at_least
 from domain.ruleset import Ruleset, Setup, Wiring, facts_of
 from domain.state import GameState
 from domain.t9a import apply, arrival, deployment, joining, moves, rolls
 from domain.t9a.ambushers import is_ambush_eligible
+from domain.t9a.arrival_points import ARRIVAL_POINTS
 from domain.t9a.combining import check_join, check_model_in_ambush
 from domain.t9a.commands import (
     T9A_COMMANDS,
@@ -37,6 +39,16 @@ from events.core import UnitFielded
 
 __all__ = ["RULES", "T9A", "T9AState", "T9AUnit", "as_t9a"]
 
+#: The T9A rules versions after the first (`domain.rules_version`): each gates the
+#: rule it changes, so a game keeps the verdicts of the version that decided it.
+RULES_CHANGES = (
+    RulesChange(2, ("AMB-11",), "a unit whose Ambush (X) has no arrival-point rule is "
+                "refused at set-up: no arrival could ever be accepted for it"),
+)
+#: The T9A rules version from which an Ambush (X) with no arrival rule is refused
+#: at set-up.
+NO_ARRIVAL_REFUSED_AT_SETUP = 2
+
 WIRING = Wiring(
     handlers={
         Deploy: deployment.decide_deploy,
@@ -51,6 +63,7 @@ WIRING = Wiring(
     appliers=apply.APPLIERS,
     facts=facts_of(t9a_facts),
     overlays="projections.t9a:t9a_overlays",
+    rules_changes=RULES_CHANGES,
 )
 
 
@@ -81,10 +94,12 @@ class T9A(Ruleset):
         return facts
 
     def check_setup(self, state: GameState) -> None:
-        """Units fielded on the table stand in a legal formation (CORE-FORMATION)."""
+        """Units fielded on the table stand in a legal formation (CORE-FORMATION), and
+        each unit with Ambush (X) could arrive (AMB-11)."""
         super().check_setup(state)
         t9a = as_t9a(state)
         for unit in t9a.t9a_units():
+            check_can_arrive(t9a, unit)
             shape = unit.footprint()
             if shape is None:
                 continue
@@ -112,6 +127,18 @@ class T9A(Ruleset):
     def view_extra(self, state: GameState, as_player: str | None) -> dict[str, Any]:
         """`ambush_rolled`: player -> the Game Turn of their last Ambush rolls."""
         return {"ambush_rolled": dict(sorted(as_t9a(state).ambush_rolled.items()))}
+
+
+def check_can_arrive(state: T9AState, unit: T9AUnit) -> None:
+    """AMB-11 (T9A rules version 2): a unit with Ambush (X) arrives at a point X
+    specifies; an X with no arrival-point rule (A-AMB-02) could never arrive, so the
+    set-up is refused rather than the unit waiting in Ambush for ever."""
+    x = unit.rules.ambush
+    if x is None or x in ARRIVAL_POINTS or not at_least(state, t9a=NO_ARRIVAL_REFUSED_AT_SETUP):
+        return
+    known = ", ".join(sorted(ARRIVAL_POINTS))
+    raise ScriptError(f"units: AMB-11: {unit.id} has Ambush ({x}), which has no arrival-point "
+                      f"rule (known: {known}), so it could never arrive (A-AMB-02)")
 
 
 def check_fielded_ambusher(unit: T9AUnit) -> None:

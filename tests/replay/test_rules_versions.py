@@ -198,3 +198,21 @@ def facts_at(service: GameService, game_id: UUID, step: int) -> str:
 def stored_rows(db: str) -> list[tuple[Any, ...]]:
     with sqlite3.connect(db) as conn:
         return list(conn.execute("SELECT * FROM stored_events ORDER BY originator_version"))
+
+
+def test_revalidate_reports_a_set_up_today_s_rules_refuse(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A T9A game set up under version 1 with `ambush: Forest` (AMB-11, version 2)."""
+    from domain.t9a.rules import T9A
+
+    service = GameService(":memory:")
+    monkeypatch.setattr(T9A, "rules_changes", ())
+    service.start(Setup(ruleset="t9a", board={"width": 72, "height": 48},
+                        players=("red", "blue"), units=(
+                            {"id": "scouts", "owner": "red", "status": "reserve", "files": 4,
+                             "ranks": 2, "base": [1, 1], "rules": {"ambush": "Forest"}},)))
+    monkeypatch.undo()
+
+    (change,) = revalidate(service).changes
+
+    assert (change.step, change.clause, change.old) == (0, "AMB-11", "accepted: UnitFielded")
+    assert change.new.startswith("refused: units: AMB-11: scouts has Ambush (forest)")

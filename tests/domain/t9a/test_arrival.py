@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 from t9a_scene import Scene, ambusher, arrive, last, to_movement, unit
 
+from domain.errors import ScriptError
 from domain.t9a.placement import is_legal_formation
+from domain.t9a.rules import T9A
 
 AMBUSH = {"by": "red", "do": "ambush", "unit": "red-scouts"}
 ROLLED = [AMBUSH, *to_movement(2), {"by": "red", "do": "roll_ambush", "dice": [5]}]
@@ -20,8 +22,20 @@ def test_amb_11_refuses_a_point_that_is_not_on_a_board_edge(t9a: Scene) -> None:
     assert result["state"]["units"]["red-scouts"]["status"] == "reserve"
 
 
-def test_amb_11_refuses_an_ambush_x_with_no_arrival_point_rule(t9a: Scene) -> None:
-    """A-AMB-02: only Ambush (Board Edge) has an arrival-point rule."""
+@pytest.mark.parametrize("x", ["Forest", "Vanguard Line"])
+def test_amb_11_refuses_at_set_up_an_ambush_x_with_no_arrival_point_rule(
+        t9a: Scene, x: str) -> None:
+    """A-AMB-02: only Ambush (Board Edge) has an arrival-point rule, so no arrival could
+    ever be accepted for another X (T9A rules version 2): the set-up is refused."""
+    with pytest.raises(ScriptError, match=r"units: AMB-11: red-scouts has Ambush "
+                       r"\((forest|vanguard_line)\), which has no arrival-point rule"):
+        t9a([ambusher(ambush=x)], [AMBUSH])
+
+
+def test_amb_11_refuses_the_arrival_of_a_game_decided_under_t9a_version_1(
+        t9a: Scene, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game set up before version 2 keeps its verdicts: its arrival is refused."""
+    monkeypatch.setattr(T9A, "rules_changes", ())
     steps = [*ROLLED, arrive()]
 
     result = t9a([ambusher(ambush="Vanguard Line")], steps)

@@ -3,7 +3,10 @@ A-AMB-13, A-AMB-14, A-AMB-17."""
 
 from __future__ import annotations
 
+import pytest
 from t9a_scene import Scene, ambusher, arrive, character, last, to_movement
+
+from domain.t9a.arrival_points import ARRIVAL_POINTS, board_edge_point
 
 AMBUSH = {"by": "red", "do": "ambush", "unit": "red-scouts"}
 HERO = {"by": "red", "do": "ambush", "unit": "red-hero"}
@@ -23,8 +26,11 @@ def test_amb_21_an_attachable_model_may_be_deployed_in_ambush_joined_to_a_same_x
     assert result["state"]["units"]["red-hero"]["joined_to"] == "red-scouts"
 
 
-def test_amb_21_refuses_joining_a_unit_with_another_ambush_x(t9a: Scene) -> None:
-    """A-AMB-17: every model of the Combined Unit has Ambush with the same X."""
+def test_amb_21_refuses_joining_a_unit_with_another_ambush_x(
+        t9a: Scene, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A-AMB-17: every model of the Combined Unit has Ambush with the same X (another
+    X with an arrival-point rule of its own, AMB-11)."""
+    monkeypatch.setitem(ARRIVAL_POINTS, "vanguard_line", board_edge_point)
     other = ambusher(ambush="Vanguard Line")
 
     result = t9a([other, character()], [{"by": "red", "do": "ambush", "unit": "red-scouts"},
