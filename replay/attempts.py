@@ -79,25 +79,40 @@ class Attempt:
                 "command": self.command, "rule": self.rule, "message": self.message}
 
 
-def kept_command(command: object, dice: Sequence[int] | None = None) -> dict[str, Any]:
+def kept_command(command: object, dice: object = None) -> dict[str, Any]:
     """The command as an attempt keeps it: whole (with its physical dice) when it is
     data a game could hold; of a malformed one only its `by` and `do`, when short text."""
     record = command.record() if hasattr(command, "record") else command
-    if isinstance(record, dict) and is_plain(record, tuples=True):
+    if isinstance(record, dict) and is_plain(record, tuples=True) and encodes(record):
         kept = dict(record)
-        if dice is not None and is_plain(list(dice)):
+        if isinstance(dice, list | tuple) and is_plain(list(dice)) and encodes(list(dice)):
             kept["dice"] = list(dice)
         return kept
     if not isinstance(record, dict):
         return {}
-    return {key: record[key] for key in ("by", "do")
+    return {key: clean(record[key]) for key in ("by", "do")
             if isinstance(record.get(key), str) and len(record[key]) <= SHORT}
+
+
+def encodes(data: object) -> bool:
+    """Can `data` be stored as JSON (no lone surrogate in a string, say)?"""
+    try:
+        orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        return False
+    return True
+
+
+def clean(text: str) -> str:
+    """Text as every store can hold it: a lone surrogate or a NUL kept as its escape
+    (`\\udc00`, `\\x00`)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
 
 
 def seat_of(command: object) -> str:
     """Who issued a command: its `by` (the server sets it from the seat's token)."""
     by = getattr(command, "by", None) if not isinstance(command, dict) else command.get("by")
-    return by if isinstance(by, str) and len(by) <= SHORT else ""
+    return clean(by) if isinstance(by, str) and len(by) <= SHORT else ""
 
 
 class AttemptLog:
@@ -131,9 +146,9 @@ class AttemptLog:
     def keep(self, game_id: UUID, seat: str, at: str, after_step: int,
              command: dict[str, Any], rule: str | None, message: str | None) -> None:
         """Keep one refused attempt."""
-        self.keep_rows(game_id, [(seat, at, after_step + 1, orjson.dumps(
+        self.keep_rows(game_id, [(clean(seat), at, after_step + 1, orjson.dumps(
             command, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode(),
-            rule, message)])
+            None if rule is None else clean(rule), None if message is None else clean(message))])
 
     def keep_rows(self, game_id: UUID, rows: Sequence[tuple[Any, ...]]) -> None:
         """Keep rows as the table holds them (seat, at, step, command, rule, message)."""

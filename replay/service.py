@@ -430,18 +430,21 @@ class GameService(Application[UUID]):
                                    expect_event, received)
             if outcome.accepted:
                 return outcome
-            return self.refuse(game_id, command, outcome, dice, received)
+            return self.refuse(game_id, command, outcome, dice, received, after=outcome.step)
 
     def refuse(self, game_id: UUID, command: object, outcome: Outcome,
-               dice: Sequence[int] | None = None, received: datetime | None = None) -> Outcome:
+               dice: object = None, received: datetime | None = None, *,
+               after: int | None = None) -> Outcome:
         """A refused command's outcome, once it is kept as an attempt (`replay.attempts`):
         nothing is written to the game; the attempt says who issued it, when, the
         command, the verdict, and the log step it came after (the outcome's `step`).
-        A game that does not exist keeps nothing; a simulation keeps nothing."""
-        try:
-            after = self.load(game_id).state.step
-        except GameNotFoundError:
-            return outcome
+        A game that does not exist keeps nothing; a simulation keeps nothing. `after`:
+        the step of the state it was decided on (else the game's latest)."""
+        if after is None:
+            try:
+                after = self.load(game_id).state.step
+            except GameNotFoundError:
+                return outcome
         if self.keep_attempts:
             at = (received or self.clock()).isoformat()
             self.attempt_log.keep(game_id, seat_of(command), at, after,
@@ -477,7 +480,8 @@ class GameService(Application[UUID]):
         except RuleViolation as refusal:
             # `settle` decided on its own copy: the cached game is as it was.
             if not self._has_events_after(game_id, decided_at):
-                return Outcome(False, rule=refusal.rule, message=refusal.message)
+                return Outcome(False, rule=refusal.rule, message=refusal.message,
+                               step=game.state.step)
             first: list[Fact] | None = None  # refused on old news: decide again
             do = command.do if isinstance(command, Command) else str(command.get("do"))
         else:
@@ -528,7 +532,8 @@ class GameService(Application[UUID]):
         try:
             _, facts = self._decide(game, command, dice, received)
         except RuleViolation as refusal:
-            return Outcome(False, rule=refusal.rule, message=refusal.message, retried=True)
+            return Outcome(False, rule=refusal.rule, message=refusal.message, retried=True,
+                           step=game.state.step)
         if not retry_keeps_meaning(first, facts, do):
             self._cache.pop(game_id, None)
             raise GameConflictError(

@@ -192,3 +192,20 @@ def test_an_older_servers_postgresql_attempts_are_read_where_they_are(
             ("blue", 3), ("red", 6)]
     finally:
         service.close()
+
+
+@pytest.mark.parametrize("backend", backend_params("memory", "sqlite", "postgres"))
+def test_a_refusal_of_text_no_store_can_hold_is_kept_escaped(backend: str,
+                                                             tmp_path: Path) -> None:
+    service = make_service(backend, tmp_path)
+    try:
+        game_id = played(service)
+        odd = {"by": "r\udc00d\x00", "do": "next\udc00phase", "unit": "\udc00"}
+        for dice in (None, False, [1]):
+            assert service.handle(game_id, odd, dice).rule == "INPUT"
+        kept = service.attempts(game_id)[1:]
+        assert {a.seat for a in kept} == {"r\\udc00d\\x00"}
+        assert all(a.command == {"by": "r\\udc00d\\x00", "do": "next\\udc00phase"}
+                   for a in kept)
+    finally:
+        service.close()
