@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from domain.decision import Decision
 from domain.errors import RuleViolation
+from domain.rules_version import at_least
 from domain.t9a.combining import check_join, check_model_in_ambush
 from domain.t9a.commands import Attach
 from domain.t9a.units import T9AState, as_t9a
@@ -21,16 +22,38 @@ def check_choice_before_roll(state: T9AState) -> None:
         )
 
 
+#: The T9A rules version from which a model chooses its unit once each Player Turn.
+ONE_CHOICE_A_TURN = 3
+
+
+def player_turn(state: T9AState) -> str:
+    """The Player Turn being played, as "round:player"."""
+    return f"{state.round}:{state.active_player}"
+
+
+def check_one_choice_this_turn(state: T9AState, model: str) -> None:
+    """AMB-23 (T9A rules version 3): the model "may choose a unit to join during each
+    of your Player Turns": one choice each Player Turn, not one host after another."""
+    if not at_least(state, t9a=ONE_CHOICE_A_TURN):
+        return
+    if (state.joins_chosen or {}).get(model) == player_turn(state):
+        joined = state.t9a_unit(model).joined_to
+        raise RuleViolation("AMB-23", f"{model} has chosen its unit this Player Turn already "
+                            f"({joined or 'no unit'}); it chooses once each Player Turn")
+
+
 def decide_attach(d: Decision, cmd: Attach) -> None:
     """AMB-23, AMB-25, AMB-26: each Player Turn, before the roll, an Attachable Model in
-    Ambush joins any eligible same-X Ambushing unit, or none (rolling alone); being
-    Attachable locks no earlier choice (A-AMB-13)."""
+    Ambush joins any eligible same-X Ambushing unit, or none (rolling alone), once;
+    being Attachable locks no earlier turn's choice (A-AMB-13)."""
     state = as_t9a(d.state)
     model = state.t9a_unit(cmd.model)
     check_model_in_ambush(model)
     check_choice_before_roll(state)
+    check_one_choice_this_turn(state, model.id)
     if cmd.to is not None:
         check_join(model, state.t9a_unit(cmd.to))
     before = f" (was {model.joined_to})" if model.joined_to and model.joined_to != cmd.to else ""
-    d.emit(AmbushJoinChosen(model=model.id, unit=cmd.to))
+    turn = player_turn(state) if at_least(state, t9a=ONE_CHOICE_A_TURN) else None
+    d.emit(AmbushJoinChosen(model=model.id, unit=cmd.to, turn=turn))
     d.cite("AMB-26", f"{model.id} joins {cmd.to or 'no unit'} this turn{before}")

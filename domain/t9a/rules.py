@@ -44,6 +44,8 @@ __all__ = ["RULES", "T9A", "T9AState", "T9AUnit", "as_t9a"]
 RULES_CHANGES = (
     RulesChange(2, ("AMB-11",), "a unit whose Ambush (X) has no arrival-point rule is "
                 "refused at set-up: no arrival could ever be accepted for it"),
+    RulesChange(3, ("AMB-23",), "an Attachable Model in Ambush chooses its unit once each "
+                "Player Turn, not one host after another"),
 )
 #: The T9A rules version from which an Ambush (X) with no arrival rule is refused
 #: at set-up.

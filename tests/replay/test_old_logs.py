@@ -55,7 +55,7 @@ GAMES = list(stored_games())
 #: leaves them at None,
 #: and the captured dump did not have them.
 ADDED_AFTER_CAPTURE = ("metadata", "result", "rules_version", "held_charge",
-                       "selected_to_fight")
+                       "selected_to_fight", "joins_chosen")
 
 
 def full_hash(state: GameState) -> str:

@@ -132,6 +132,26 @@ def test_amb_26_the_unit_joined_may_change_every_turn(t9a: Scene) -> None:
     assert result["state"]["units"]["red-hero"]["joined_to"] == "red-rangers"
 
 
+def test_amb_23_a_model_chooses_its_unit_once_each_player_turn(t9a: Scene) -> None:
+    """AMB-23 (T9A rules version 3): "may choose a unit to join during each of your
+    Player Turns": a second choice in the same Player Turn, before the roll, is refused;
+    the next Player Turn it chooses again (AMB-26)."""
+    units = [ambusher(), ambusher("red-rangers"), character()]
+    setup = [AMBUSH, {"by": "red", "do": "ambush", "unit": "red-rangers"}, HERO]
+    turn_2 = [*to_movement(2, 2)[:-1], attach("red-scouts"), attach("red-rangers")]
+    turn_3 = [{"by": "red", "do": "next_phase"}, {**ROLL, "dice": [1, 1]},
+              {"by": "red", "do": "end_turn"}, {"by": "blue", "do": "end_turn"},
+              attach("red-rangers")]
+
+    result = t9a(units, [*setup, *turn_2, *turn_3])
+
+    second = result["steps"][len(setup) + len(turn_2) - 1]
+    assert (second["accepted"], second["rule"]) == (False, "AMB-23"), second
+    assert "has chosen its unit this Player Turn already (red-scouts)" in second["message"]
+    assert last(result)["accepted"] and "(was red-scouts)" in last(result)["message"]
+    assert result["state"]["units"]["red-hero"]["joined_to"] == "red-rangers"
+
+
 COMBINED_ARRIVES = [AMBUSH, {**HERO, "join": "red-scouts"}, *to_movement(2), {**ROLL, "dice": [6]},
                     arrive()]
 
