@@ -84,3 +84,36 @@ def test_the_front_page_is_a_static_page_of_the_package(client: TestClient) -> N
     assert 'fetch("/games"' in page.text
     assert "http://" not in page.text.replace("http://HOST", "")  # no CDN, nothing remote
     assert "https://" not in page.text
+
+
+def test_a_judge_s_token_lists_every_table_it_judges(client: TestClient) -> None:
+    """A game created with a judge's token is judged by that token (no new judge's
+    token); the judge lists all its tables, each table's players their own game."""
+    first = create(client)
+    judge = first["seats"]["judge"]
+    made = client.post("/games", json=setup_of("w40k-turns.yaml"), headers=auth(judge))
+    assert made.status_code == 201, made.text
+    second = made.json()
+    assert second["seats"]["judge"] == judge
+    listed = client.get("/games", headers=auth(judge)).json()["games"]
+    assert [g["game"] for g in listed] == [first["game"], second["game"]]
+    assert all(g["role"] == "judge" for g in listed)
+    ruling = client.post(f"/games/{second['game']}/commands", headers=auth(judge),
+                         json={"do": "ruling", "text": "table two is fine"})
+    assert ruling.status_code == 200, ruling.text
+    [own] = client.get("/games", headers=auth(second["seats"]["red"])).json()["games"]
+    assert own["game"] == second["game"]
+
+
+def test_only_a_judge_s_token_may_create_a_game_for_its_tables(client: TestClient) -> None:
+    game = create(client)
+    judge = game["seats"]["judge"]
+    for token, status, code in ((game["seats"]["red"], 403, "not_a_judge"),
+                                (game["spectator"], 403, "not_a_judge"),
+                                ("z" * 43, 401, "bad_token")):
+        response = client.post("/games", json=setup_of("t9a-turns.yaml"), headers=auth(token))
+        assert (response.status_code, response.json()["error"]) == (status, code)
+    twice = client.post("/games", json=setup_of("t9a-turns.yaml"), headers=[
+        ("Authorization", f"Bearer {judge}"), ("Authorization", f"Bearer {judge}")])
+    assert (twice.status_code, twice.json()["error"]) == (400, "two_tokens")
+    assert len(client.get("/games", headers=auth(judge)).json()["games"]) == 1

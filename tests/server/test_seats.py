@@ -82,20 +82,46 @@ def test_a_token_hash_is_the_sha256_of_its_utf8_even_for_a_lone_surrogate() -> N
 
 def test_a_found_seat_is_remembered_and_a_wrong_token_never(
         store: SeatStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    game = uuid4()
+    game, other = uuid4(), uuid4()
     red = store.issue(game, ["red", "blue"])["seats"]["red"]
-    assert store.seats_held("not a token") == []
+    assert store.seat_in(game, "not a token") is None
     assert len(store._known) == 0
-    assert store.seats_held(red) == [Seat(game, "player", "red")]
-    assert dict(store._known) == {token_hash(red): (str(game), "player", "red")}
+    assert store.seat_in(game, red) == Seat(game, "player", "red")
+    assert dict(store._known) == {token_hash(red): (Seat(game, "player", "red"),)}
+    asked: list[str] = []
+    run = store._run
 
-    def no_database(*_: Any) -> Any:
-        raise AssertionError("asked the database")
+    def counted(sql: str, params: Any) -> Any:
+        asked.append(sql)
+        return run(sql, params)
 
-    monkeypatch.setattr(store, "_run", no_database)
-    assert store.seats_held(red) == [Seat(game, "player", "red")]  # from memory
-    with pytest.raises(AssertionError):
-        store.seats_held("not a token")  # looked up every time
+    monkeypatch.setattr(store, "_run", counted)
+    assert store.seat_in(game, red) == Seat(game, "player", "red")
+    assert asked == []  # from memory
+    assert store.seat_in(other, red) is None  # not among them: looked up again
+    assert store.seat_in(game, "not a token") is None  # looked up every time
+    assert len(asked) == 4 and len(store._known) == 1
+
+
+def test_a_judge_s_token_judges_every_table_created_with_it(store: SeatStore) -> None:
+    first, second, third = uuid4(), uuid4(), uuid4()
+    judge = store.issue(first, ["red", "blue"])["seats"]["judge"]
+    assert store.seat_in(first, judge) == Seat(first, "judge", "judge")  # remembered
+    again = store.issue(second, ["red", "blue"], judge=judge)
+    assert again["seats"]["judge"] == judge
+    assert len({*again["seats"].values(), again["spectator"]}) == 4
+    store.issue(third, ["red", "blue"], judge=judge)
+    tables = sorted([second, third], key=str)
+    assert store.seats_held(judge) == [Seat(g, "judge", "judge") for g in [first, *tables]]
+    # Found although the token was remembered holding the first table only.
+    assert store.seat_in(second, judge) == Seat(second, "judge", "judge")
+    assert store.seat_in(third, judge) == Seat(third, "judge", "judge")
+    assert rows_of(store, second) == {
+        (token_hash(again["seats"][p]), str(second), "player", p) for p in ("red", "blue")
+    } | {(token_hash(again["spectator"]), str(second), "spectator", "")}
+    # The players of the second table hold only their own seats.
+    assert store.seats_held(again["seats"]["red"]) == [Seat(second, "player", "red")]
+    assert store.seat_in(first, again["seats"]["red"]) is None
 
 
 def test_the_remembered_seats_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -225,14 +225,18 @@ class Server:
             self.seats.close()
 
     # -- who is asking ------------------------------------------------------------
+    def token(self, request: Request) -> str:
+        """The request's token: 401 without one."""
+        token = bearer_token(request)
+        if token is None:
+            raise ApiError(401, "no_token", "send the seat's token: Authorization: Bearer TOKEN")
+        return token
+
     def seats_held(self, request: Request) -> list[Seat]:
         """Every seat the request's token holds: 401 without a token, or with one that
         holds none. Asked before anything about a game, so these answers never depend
         on which games exist."""
-        token = bearer_token(request)
-        if token is None:
-            raise ApiError(401, "no_token", "send the seat's token: Authorization: Bearer TOKEN")
-        held = self.seats.seats_held(token)
+        held = self.seats.seats_held(self.token(request))
         if not held:
             raise ApiError(401, "bad_token", "that token holds no seat on this server")
         return held
@@ -242,15 +246,27 @@ class Server:
         and a game the token holds no seat in get the same answer (no probing for
         games), and neither reads the game store."""
         text = request.path_params["game"]
+        token = self.token(request)
         try:
-            game_id: UUID | None = UUID(text)
+            seat = self.seats.seat_in(UUID(text), token)
         except ValueError:
-            game_id = None
-        for seat in self.seats_held(request):
-            if seat.game_id == game_id:
-                return seat
+            seat = None
+        if seat is not None:
+            return seat
+        self.seats_held(request)  # 401 for a token that holds no seat at all
         raise ApiError(404, "unknown_game", f"no game {text!r} that this token holds a "
                        "seat in")
+
+    def judge_token(self, request: Request) -> str | None:
+        """A game's creator may send a judge's token: that token judges the new table
+        too. No token: the game gets a judge's token of its own. Any other token is
+        refused: a game is never created for a player or a spectator."""
+        if bearer_token(request) is None:
+            return None
+        if any(seat.role == "judge" for seat in self.seats_held(request)):
+            return self.token(request)
+        raise ApiError(403, "not_a_judge", "only a judge's token may create a game for its "
+                       "tables; send no token to create a game with a judge of its own")
 
     # -- reading --------------------------------------------------------------------
     def events(self, game_id: UUID) -> list[GameEvent]:
@@ -366,7 +382,7 @@ class Server:
             raise ApiError(409, "conflict", str(error)) from None
 
     # -- creating ---------------------------------------------------------------------
-    def create(self, data: Any) -> dict[str, Any]:
+    def create(self, data: Any, judge: str | None = None) -> dict[str, Any]:
         from warledger.script import parse_script
 
         script = parse_script(data, "the set-up")
@@ -380,7 +396,7 @@ class Server:
         ruleset.validate_options(setup.options)
         with self.lock:
             game_id = self.service.start(setup)
-        tokens = self.seats.issue(game_id, setup.players)
+        tokens = self.seats.issue(game_id, setup.players, judge)
         base = f"/games/{game_id}"
         return {
             "game": str(game_id),
@@ -546,10 +562,11 @@ def create_app(db: str, *, max_body: int = MAX_BODY, key: bytes | None = None) -
 
     async def create_game(request: Request) -> Response:
         refuse_repeats(request)
+        judge = await run_in_threadpool(server.judge_token, request)
         data = parse_body(await read_body(request, server.max_body),
                           request.headers.get("content-type", ""))
         try:
-            created = await run_in_threadpool(server.create, data)
+            created = await run_in_threadpool(server.create, data, judge)
         except ScriptError as error:
             raise ApiError(400, "bad_setup", str(error)) from None
         return JSONResponse(created, status_code=201)

@@ -8,9 +8,12 @@ and compared again with `hmac.compare_digest`.
 Refused attempts are kept by the game service in the game store itself, whatever
 the front door (`replay.attempts`); an older `games.db.seats` file's are moved there.
 
+A judge's token may judge several tables: a game created with it (`issue` with
+`judge`) gets no judge's token of its own, and the table is listed under that token.
+
 Beside an SQLite game file `games.db` this is `games.db.seats` (SQLite); on
-PostgreSQL it is the table `warledger_seats` in the game database itself, so every
-app server on that database sees the same seats.
+PostgreSQL it is the tables `warledger_seats` and `warledger_tables` in the game
+database itself, so every app server on that database sees the same seats.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import hmac
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +42,9 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS warledger_seats ("
     " token_hash TEXT PRIMARY KEY, game_id TEXT NOT NULL, role TEXT NOT NULL,"
     " seat TEXT NOT NULL)",
+    # The further tables a judge's token judges (`issue` with `judge`).
+    "CREATE TABLE IF NOT EXISTS warledger_tables ("
+    " token_hash TEXT NOT NULL, game_id TEXT NOT NULL, PRIMARY KEY (token_hash, game_id))",
 )
 
 
@@ -94,8 +100,8 @@ class SeatStore:
         self._memory = sqlite3.connect(":memory:", check_same_thread=False) \
             if db == ":memory:" else None
         self._memory_lock = threading.Lock()
-        #: Token hash -> (game id, role, seat) of seats found lately (`KNOWN_SEATS`).
-        self._known: Bounded[str, tuple[str, str, str]] = Bounded(KNOWN_SEATS)
+        #: Token hash -> the seats it was found to hold, lately (`KNOWN_SEATS`).
+        self._known: Bounded[str, tuple[Seat, ...]] = Bounded(KNOWN_SEATS)
         self._known_lock = threading.Lock()
         # Several app servers may set up one PostgreSQL database at once: under the
         # schema set-up lock they do it one after another (`schema_setup_lock`).
@@ -130,11 +136,19 @@ class SeatStore:
             self._pool.close()
 
     # -- seats ----------------------------------------------------------------------
-    def issue(self, game_id: UUID, players: Sequence[str]) -> dict[str, Any]:
+    def issue(self, game_id: UUID, players: Sequence[str],
+              judge: str | None = None) -> dict[str, Any]:
         """New tokens for every seat of a new game: {seats: {player|judge: token},
-        spectator: token}. The tokens are shown once, here, and never stored."""
-        seats = [("player", p) for p in players] + [("judge", JUDGE_SEAT)]
-        tokens = {seat: self._new_token(game_id, role, seat) for role, seat in seats}
+        spectator: token}. The tokens are shown once, here, and never stored. With
+        `judge` (a token that holds a judge's seat), that token judges this table too,
+        and no judge's token is made."""
+        tokens = {p: self._new_token(game_id, "player", p) for p in players}
+        if judge is None:
+            tokens[JUDGE_SEAT] = self._new_token(game_id, "judge", JUDGE_SEAT)
+        else:
+            self._run("INSERT INTO warledger_tables (token_hash, game_id) VALUES (?, ?)",
+                      (token_hash(judge), str(game_id)))
+            tokens[JUDGE_SEAT] = judge
         return {"seats": tokens, "spectator": self._new_token(game_id, "spectator", "")}
 
     def _new_token(self, game_id: UUID, role: str, seat: str) -> str:
@@ -144,28 +158,33 @@ class SeatStore:
         return token
 
     def seats_held(self, token: str) -> list[Seat]:
-        """Every seat the token holds (a token is issued for one seat of one game), or
-        none: a wrong token, or none at all."""
+        """Every seat the token holds, read from the store: the one it was issued for,
+        then, for a judge's token, the further tables it judges; none for a wrong token."""
         wanted = token_hash(token)
-        rows = self._known_rows(wanted)
-        if rows is None:
-            rows = self._run("SELECT token_hash, game_id, role, seat FROM warledger_seats "
-                             "WHERE token_hash = ?", (wanted,))
-        held = []
-        for stored, game, role, seat in rows:
-            if hmac.compare_digest(str(stored), wanted):
-                self._remember(wanted, (str(game), str(role), str(seat)))
-                held.append(Seat(UUID(str(game)), str(role), str(seat)))
-        return held
+        rows = self._run(
+            "SELECT token_hash, game_id, role, seat FROM warledger_seats WHERE token_hash = ?",
+            (wanted,)) + sorted(self._run(
+                "SELECT token_hash, game_id, 'judge', 'judge' FROM warledger_tables "
+                "WHERE token_hash = ?", (wanted,)))
+        held = tuple(Seat(UUID(str(game)), str(role), str(seat))
+                     for stored, game, role, seat in rows
+                     if hmac.compare_digest(str(stored), wanted))
+        if held:
+            with self._known_lock:
+                self._known.keep(wanted, held)
+        return list(held)
 
-    def _known_rows(self, wanted: str) -> list[tuple[Any, ...]] | None:
-        """The seat row of a token hash found before, or None (ask the database). Only
-        tokens that held a seat are remembered: a wrong one is always looked up."""
+    def seat_in(self, game_id: UUID, token: str) -> Seat | None:
+        """The seat a token holds in this game, or None (a wrong token, or one that
+        holds no seat in it, whether or not the game exists). The seats a token was
+        found to hold are remembered; a game not among them is looked up again (another
+        server may have added a table to its judge's token)."""
         with self._known_lock:
-            known = self._known.recent(wanted)
-        return None if known is None else [(wanted, *known)]
+            known = self._known.recent(token_hash(token)) or ()
+        found = seat_of_game(known, game_id)
+        return found if found is not None else seat_of_game(self.seats_held(token), game_id)
 
-    def _remember(self, wanted: str, row: tuple[str, str, str]) -> None:
-        with self._known_lock:
-            self._known.keep(wanted, row)
 
+def seat_of_game(held: Iterable[Seat], game_id: UUID) -> Seat | None:
+    """The one of these seats that is in this game, or None."""
+    return next((seat for seat in held if seat.game_id == game_id), None)
