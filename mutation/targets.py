@@ -114,6 +114,12 @@ TARGETS: dict[str, list[str]] = {
         "tests/replay/test_keyed_forgery.py",
         "tests/server/test_keyed_server.py",
     ],
+    # The key's record of the games it signed, outside the database.
+    "replay/signed_games.py": [
+        "tests/replay/test_signed_games.py",
+        "tests/replay/test_keyed_forgery.py",
+        "tests/replay/test_keyed.py",
+    ],
     # T9A's limit of one Move a Movement Phase (CORE-ONE-MOVE) and the rates.
     "domain/t9a/moves.py": [
         "tests/domain/t9a",
