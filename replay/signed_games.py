@@ -23,6 +23,7 @@ same record (a shared file), as they share the key.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import hmac
@@ -113,10 +114,8 @@ class SignedGamesRecord:
         except FileNotFoundError:  # removed since: it lists nothing now
             return found
         for line in text.splitlines():
-            try:
+            with contextlib.suppress(orjson.JSONDecodeError, KeyError, TypeError, ValueError):
                 entry = orjson.loads(line)
                 if entry["key"] == self.key_id:
                     found.setdefault(str(entry["game"]), int(entry["event"]))
-            except (orjson.JSONDecodeError, KeyError, TypeError, ValueError):
-                continue
         return found

@@ -65,3 +65,17 @@ def test_a_record_that_cannot_be_kept_is_one_clear_error(tmp_path: Path) -> None
     with pytest.raises(ScriptError, match="cannot keep the signed-games record .* set "
                        f"{RECORD_ENV}"):
         SignedGamesRecord.for_key(KEY, {RECORD_ENV: str(blocker / "signed.jsonl")})
+
+
+def test_the_record_is_the_key_holder_s_alone_and_read_once_a_game_is_listed(
+        tmp_path: Path) -> None:
+    """Its folder and file are made readable by their owner only; a game listed by this
+    service is not looked up in the file again (a save costs no file access)."""
+    path = tmp_path / "new" / "state" / "signed.jsonl"
+    record = SignedGamesRecord.for_key(KEY, {RECORD_ENV: str(path)})
+    assert (path.parent.stat().st_mode & 0o777, path.stat().st_mode & 0o777) == (0o700, 0o600)
+    SignedGamesRecord.for_key(KEY, {RECORD_ENV: str(path)})  # the folder exists: fine
+    record.list(GAME, 4)
+    path.unlink()
+    record.list(GAME, 6)  # known: the file is neither read nor written again
+    assert not path.exists()
