@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_helpers import run_cli
+from tests.cli_helpers import EXAMPLES, run_cli
+from tests.conftest import POSTGRES_URL, backend_params
 
 
 @pytest.mark.parametrize("port", ["-5", "65536", "abc"])
@@ -61,3 +62,22 @@ def test_the_start_up_line_hides_the_database_password(
     assert opened == [url]  # the server itself is given the real URL
     assert out == (f"warledger serving postgresql://judge:***@127.0.0.1:5999/league on "
                    f"http://127.0.0.1:{port}\n")
+
+
+@pytest.mark.parametrize("backend", backend_params("postgres"))
+def test_demo_on_postgresql_prints_no_password(
+        backend: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same hunt: `demo --db URL` named its database in its closing lines."""
+    import shutil
+    from urllib.parse import urlparse
+
+    assert POSTGRES_URL is not None
+    password = urlparse(POSTGRES_URL).password
+    assert password
+    examples = tmp_path / "examples"
+    examples.mkdir()
+    shutil.copy(EXAMPLES / "t9a-turns.yaml", examples)
+    code, out, err = run_cli(capsys, "demo", "--db", POSTGRES_URL, "--examples", str(examples))
+    assert code == 0, err
+    assert "games played into postgresql://" in out and ":***@" in out
+    assert f":{password}@" not in out + err
