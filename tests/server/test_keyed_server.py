@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from replay.service import GameService
 from replay.verify import verify_game
 from tests.replay.test_keyed import KEY, rewrite_events, rows
-from tests.server.conftest import auth, create
+from tests.server.conftest import auth, create, setup_of
 from warledger.server.app import create_app
 
 
@@ -56,6 +56,14 @@ def test_a_keyed_server_signs_what_it_writes_and_refuses_a_rewritten_log(
     assert rows(db) == before  # nothing was written
     attempts = keyed_client.get(f"/games/{gid}/attempts", headers=auth(judge)).json()
     assert attempts == []  # not an attempt either: it never reached the rules
+    # The judge's list names the rewritten table, and lists the others as usual.
+    other = keyed_client.post("/games", json=setup_of("t9a-turns.yaml"), headers=auth(judge))
+    assert other.status_code == 201, other.text
+    listed = keyed_client.get("/games", headers=auth(judge))
+    assert listed.status_code == 200, listed.text
+    first, second = listed.json()["games"]
+    assert first["game"] == gid and "fails its WARLEDGER_KEY MAC" in first["tampered"]
+    assert "head" not in first and "tampered" not in second and second["head"]["event"] > 0
 
 
 def test_a_keyed_server_plays_an_undo_by_consent(keyed_client: TestClient, db: str) -> None:

@@ -334,22 +334,27 @@ class Server:
 
     def summary(self, seat: Seat) -> dict[str, Any]:
         """One line of `GET /games`: the game as the seat's view shows it (what the
-        seat may know), with the seat's head and the game's links."""
-        with self.lock:
-            state = self.service.signed(self.service.load(seat.game_id)).state
-            view = state_view(state, seat.player)
-        head = self.head(seat.game_id, seat)
+        seat may know), with the seat's head and the game's links. A keyed server's
+        game that fails its MAC is listed as `tampered` (the others still are)."""
+        base = f"/games/{seat.game_id}"
+        line: dict[str, Any] = {
+            "game": str(seat.game_id), "seat": seat.name, "role": seat.role,
+            "links": {"state": f"{base}/state", "viewer": f"{base}/viewer",
+                      "stream": f"{base}/stream", "export": f"{base}/export",
+                      "audit": f"{base}/audit", "commands": f"{base}/commands"}}
+        try:
+            with self.lock:
+                state = self.service.signed(self.service.load(seat.game_id)).state
+                view = state_view(state, seat.player)
+            head = self.head(seat.game_id, seat)
+        except TamperedGameError as error:
+            return {**line, "tampered": str(error)}
         metadata = {k: v for k, v in (state.metadata or {}).items()
                     if k in ("event", "round", "table", "mission") and v is not None}
-        base = f"/games/{seat.game_id}"
-        return {"game": str(seat.game_id), "seat": seat.name, "role": seat.role,
-                "ruleset": view["ruleset"], "players": sorted(view["players"]),
+        return {**line, "ruleset": view["ruleset"], "players": sorted(view["players"]),
                 "metadata": metadata, "round": view.get("round"),
                 "phase": view.get("phase"), "finished": view.get("finished"),
-                "head": head.receipt,
-                "links": {"state": f"{base}/state", "viewer": f"{base}/viewer",
-                          "stream": f"{base}/stream", "export": f"{base}/export",
-                          "audit": f"{base}/audit", "commands": f"{base}/commands"}}
+                "head": head.receipt}
 
     # -- commands -------------------------------------------------------------------
     def command(self, game_id: UUID, seat: Seat, data: dict[str, Any],
