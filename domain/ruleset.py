@@ -106,8 +106,11 @@ class Ruleset:
     #: reader inlines them, read relative to the script, so rules never do I/O.
     file_options: ClassVar[tuple[str, ...]] = ()
     #: Whether what players keep secret opens to everyone once the game is over
-    #: (the replay viewer then shows every player the full game).
+    #: (from the end on, every view of every player shows every unit).
     reveals_at_game_end: ClassVar[bool] = False
+    #: The rule set's rules version from which an end that opened its secrets is final:
+    #: no step of the game is undone any more (CORE-PRIVATE-AT-END). None: never.
+    secrets_final_from: ClassVar[int | None] = None
     #: The most points a player's result may score, and what the points are
     #: (docs/results.md; CORE-RESULT-POINTS).
     result_points_max: ClassVar[int] = 10_000

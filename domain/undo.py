@@ -26,8 +26,10 @@ from domain.commands import (
 from domain.decision import Decision
 from domain.errors import RuleViolation
 from domain.results import RESULT, decide_result_answer
+from domain.rules_version import at_least, key_of
 from domain.state import BOOKKEEPING, UNDO_DEPTH, GameState, StepRef
 from domain.windows import WINDOWS, open_window
+from events.base import HIDDEN_CONDITIONS
 from events.core import DiceRolled, ReactionDeclared, ReactionWindowClosed
 from events.undo import (
     RedoStackCleared,
@@ -63,6 +65,7 @@ def decide_request_undo(d: Decision, command: RequestUndo) -> None:
     latest live steps."""
     state = d.state
     check_requester(d, command)
+    check_private_kept(d)
     if command.steps > len(state.live_steps):
         raise RuleViolation(
             "CORE-UNDO-DEPTH",
@@ -108,6 +111,22 @@ def check_not_refused(group: list[StepRef], refused: list[int], action: str) -> 
             "CORE-UNDO-REFUSED",
             f"the {action} of step {again[0]} was refused already; that refusal is final",
         )
+
+
+def check_private_kept(d: Decision) -> None:
+    """CORE-PRIVATE-AT-END: an end that opened Private Information to every player
+    is final. What each player was shown cannot be hidden from them again, so no step
+    of such a game is undone any more (a result proposed in error is refused, not
+    undone). A game whose end hid nothing may still be reopened by consent."""
+    state, version = d.state, d.ruleset.secrets_final_from
+    if version is None or not at_least(state, **{key_of(d.ruleset.name): version}):
+        return  # (a game decided before the rule keeps its verdicts)
+    if state.finished and d.ruleset.reveals_at_game_end and any(
+            HIDDEN_CONDITIONS.intersection(unit.conditions) for unit in state.units.values()):
+        raise RuleViolation(
+            "CORE-PRIVATE-AT-END",
+            "the game's end opened its Private Information to every player; what they "
+            "were shown cannot be hidden again, so the game is not undone")
 
 
 def check_requester(d: Decision, command: Command) -> None:

@@ -2,7 +2,8 @@
 
 A view for a player leaves out what that player may not know: an opponent's
 unit in a hidden condition (for example Infinity's Hidden Deployment) is not
-shown at all, and any field a rule set marks secret is dropped.
+shown at all, and any field a rule set marks secret is dropped. Once the game's end
+has opened its Private Information (`private_opened`), nothing is left out.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from projections.canonical import canonical_json as canonical_json  # its old ho
 def state_view(state: GameState, as_player: str | None = None) -> dict[str, Any]:
     """The CONTRACT state view; with `as_player`, only what that player may know."""
     ruleset = find_ruleset(state.ruleset)
+    opened = as_player is None or private_opened(state)
     units = {
         unit_id: unit.view()
         for unit_id, unit in sorted(state.units.items())
-        if can_see(unit.owner, unit.conditions, as_player)
+        if opened or can_see(unit.owner, unit.conditions, as_player)
     }
     window = state.reaction_window
     view: dict[str, Any] = {
@@ -39,6 +41,15 @@ def state_view(state: GameState, as_player: str | None = None) -> dict[str, Any]
     view.update(ruleset.view_extra(state, as_player))
     view.update(result_view(state))
     return view
+
+
+def private_opened(state: GameState) -> bool:
+    """CORE-PRIVATE-AT-END: the game is over and its rule set opens to everyone what
+    players kept private (Infinity's Private Information). From then on nothing is
+    hidden from anyone: every view, export line, audit entry and stream event judged
+    on such a state shows every unit (what was hidden before the end stays out of a
+    player's record, numbered and hashed for them as it was)."""
+    return state.finished and find_ruleset(state.ruleset).reveals_at_game_end
 
 
 def can_see(owner: str, conditions: list[str], as_player: str | None) -> bool:
@@ -60,7 +71,7 @@ def state_hash(state: GameState, as_player: str | None = None) -> str:
 def seen_state(state: GameState, as_player: str | None) -> GameState:
     """The state as `as_player` may know it (for pictures): a copy without the units
     hidden from them; the state itself with None (the full view)."""
-    if as_player is None:
+    if as_player is None or private_opened(state):
         return state
     seen = state.model_copy(deep=True)
     seen.units = {

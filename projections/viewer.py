@@ -11,7 +11,8 @@ With `as_player`, everything is built from what that player may know: the events
 of `replay.export.seen_by` (their own numbering, no hashes), states with the units
 hidden from them left out, and overlays drawn on those states. A rule set whose
 secrets open at the end of the game (`Ruleset.reveals_at_game_end`, Infinity's
-Private Information) gives everyone the full view once the game is over.
+Private Information) shows every unit from the end on, as `replay --as` does
+(`projections.state_view.private_opened`).
 """
 
 from __future__ import annotations
@@ -136,13 +137,14 @@ def viewer_game(events: Sequence[GameEvent], as_player: str | None = None,
     events = list(events)
     first = Game.from_first_event(events[0])
     # Only a player's view of a rule set whose secrets open at the end needs to know
-    # how the game stands at its last event (a replay of its own).
+    # how the game stands at its last event (a replay of its own). The frames are theirs
+    # all the same: from the end on they show every unit, as `replay --as` does
+    # (CORE-PRIVATE-AT-END, `projections.state_view.private_opened`).
+    note = ""
     if as_player is not None and first.ruleset.reveals_at_game_end \
             and final_state(events).finished:
-        note = "The game is over: its Private Information is open, so this is the full view."
-        as_player = None
-    else:
-        note = ""
+        note = ("The game is over: its Private Information is open, so from its end on "
+                "this view shows every unit.")
     frame = Frame(first.state.board.width, first.state.board.height)
     base = LabelPlacer(frame)
     colours = player_colours(first.state.players)

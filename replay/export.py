@@ -17,11 +17,14 @@ from typing import Any
 from domain.game import Game
 from domain.state import GameState
 from events.envelope import GameEvent
-from projections.state_view import can_see
+from projections.state_view import can_see, private_opened
 
 
 def hidden_from(state: GameState, player: str) -> frozenset[str]:
-    """Ids of the units `player` may not know about now."""
+    """Ids of the units `player` may not know about now (none once the game's end has
+    opened its Private Information, CORE-PRIVATE-AT-END)."""
+    if private_opened(state):
+        return frozenset()
     return frozenset(
         unit_id for unit_id, unit in state.units.items()
         if not can_see(unit.owner, unit.conditions, player)

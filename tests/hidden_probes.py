@@ -15,6 +15,7 @@ to the answer in game B: for red, a hidden unit and no unit are the same thing.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -178,6 +179,15 @@ def takes_text(spec: dict[str, Any]) -> bool:
 
 def is_list(spec: dict[str, Any]) -> bool:
     return any(s.get("type") == "array" for s in spec.get("anyOf", [spec]))
+
+
+def comparable(ruleset: str, answer: str) -> str:
+    """An answer as compared: a probe that ends a game whose end opens its Private
+    Information (CORE-PRIVATE-AT-END) is answered with the hash of a view that now shows
+    every unit, by design; that hash is masked, and only that."""
+    if find_ruleset(ruleset).reveals_at_game_end and "GameEnded" in answer:
+        return re.sub(r'"view_hash": ?"[0-9a-f]{64}"', '"view_hash": "<opened>"', answer)
+    return answer
 
 
 RULE_SETS = sorted(SETUPS)

@@ -28,8 +28,7 @@ def cmd_viewer(args: argparse.Namespace) -> int:
     attempts = [a.as_json() for a in service.attempts(game_id, args.as_player)]
     game = viewer_game(events, args.as_player, attempts=attempts)
     write_text(args.output, viewer_page(game, args.as_player))
-    # The count the file shows: a player's own events, as their export numbers them
-    # (or the whole game, once its end opened it to them).
+    # The count the file shows: a player's own events, as their export numbers them.
     seen = f" as {args.as_player} may see it" if args.as_player else ""
     print(f"wrote {args.output}: game {game_id}{seen}, {game.events_shown} events")
     return 0

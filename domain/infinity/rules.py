@@ -17,6 +17,7 @@ from domain.infinity.sight import ZONE_OF_CONTROL
 from domain.infinity.state import InfinityState, Trooper
 from domain.limits import MAX_MAGNITUDE
 from domain.machine import TurnMachine
+from domain.rules_version import RulesChange
 from domain.ruleset import Ruleset, Setup, Wiring, facts_of
 from domain.state import GameState
 from events import infinity as infinity_facts
@@ -34,6 +35,9 @@ class InfinityOptions(BaseModel):
                                    description="the ZoC reach in inches (A-CAU-03)")
 
 
+#: The rules version from which an end that opened Private Information is final.
+SECRETS_FINAL = 2
+
 WIRING = Wiring(
     handlers={
         commands.Aro: aro.decide_aro,
@@ -45,6 +49,10 @@ WIRING = Wiring(
     appliers=apply.APPLIERS,
     facts=facts_of(infinity_facts),
     overlays="projections.infinity:infinity_overlays",
+    rules_changes=(
+        RulesChange(SECRETS_FINAL, ("CORE-PRIVATE-AT-END",), "an end that opened Private "
+                    "Information to every player is final: no step is undone any more"),
+    ),
 )
 
 
@@ -65,6 +73,7 @@ class Infinity(Ruleset):
     variants = frozenset({"codeone"})
     #: Private Information (Hidden Deployment included) opens at the end of the game.
     reveals_at_game_end = True
+    secrets_final_from = SECRETS_FINAL
     #: The order expenditure sequence, drawn by `warledger diagram infinity-n4`.
     extra_machines: ClassVar[dict[str, TurnMachine]] = {"order": ORDER_MACHINE}
 

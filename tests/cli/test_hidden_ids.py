@@ -14,7 +14,7 @@ import pytest
 
 from replay.service import GameService
 from tests.cli_helpers import run_cli
-from tests.hidden_probes import RULE_SETS, SPY, Probe, positions, probes, setup
+from tests.hidden_probes import RULE_SETS, SPY, Probe, comparable, positions, probes, setup
 from warledger.script import parse_script
 
 GAME_ID = UUID("00000000-0000-4000-8000-0000000000a1")
@@ -52,7 +52,7 @@ def test_step_answers_a_hidden_unit_as_no_unit(
             stored(db, ruleset, hidden_id, steps)
             pristine.append(db)
         for probe in probes(ruleset):
-            hidden, absent = (answer(capsys, db, tmp_path / "work.db", probe)
+            hidden, absent = (comparable(ruleset, answer(capsys, db, tmp_path / "work.db", probe))
                               for db in pristine)
             assert hidden == absent, f"{ruleset}, {position}: {probe.name} tells them apart"
             told_no_unit += no_unit in hidden
