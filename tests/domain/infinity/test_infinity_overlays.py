@@ -27,10 +27,13 @@ def state_of(service: GameService, result: dict[str, Any]) -> InfinityState:
 
 def test_overlays_show_lof_arcs_zoc_circles_and_the_proposed_path(
         n4: Scene, service: GameService) -> None:
+    """With no movement judged, every enemy that counts is drawn; a proposed
+    movement draws those its check asks about: here only the Camouflage Marker,
+    which sees all around, may react to a path far from b1's front."""
     state = state_of(service, n4([R1, B1, CAMO, HIDDEN], []))
     proposal = cautious("r1", (13, 10))
 
-    items = {o.label: o for o in overlays_for(state, proposal)}
+    items = {o.label: o for o in overlays_for(state, None)}
 
     arc = items["b1's Line of Fire"].geometry
     assert isinstance(arc, Polygon)
@@ -42,7 +45,15 @@ def test_overlays_show_lof_arcs_zoc_circles_and_the_proposed_path(
     assert isinstance(zone, LinearRing)
     assert abs(zone.bounds[2] - 18.5) < 1e-9  # 8" beyond the 0.5" radius
     assert "h1's Line of Fire" not in items and "h1 cannot react (hidden_deployment)" in items
-    path = items["movement path"].geometry
+
+    asked = {o.label: o for o in overlays_for(state, proposal)}
+
+    assert "c1's Line of Fire" in asked and "c1's Zone of Control" in asked
+    assert "b1's Line of Fire" not in asked and "b1's Zone of Control" not in asked
+    assert "h1 cannot react (hidden_deployment)" in asked
+    inside = asked["the path in c1's LoF or ZoC"].geometry
+    assert isinstance(inside, LineString) and inside.length == 3.0  # all of it: c1 sees it
+    path = asked["movement path"].geometry
     assert isinstance(path, LineString) and list(path.coords) == [(10, 10), (13, 10)]
 
 
