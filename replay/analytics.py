@@ -206,9 +206,10 @@ class GameContext:
     arrivals: dict[str, int] = field(default_factory=dict)
     window: str | None = None
     aro: JsonDict | None = None
-    #: Every result fact not yet settled, in log order: {step, event_no, status,
+    #: The result facts that may still count, in log order: {step (of play it
+    #: belongs to), at (its own step), answer (given by `consent`), event_no, status,
     #: winner, draw, points, undone}. The game's result is the last one not undone,
-    #: so an undo by consent retracts a result and a redo restores it.
+    #: so an undo by consent retracts a result and a redo brings back its proposal.
     results: list[JsonDict] = field(default_factory=list)
 
     def to_json(self) -> str:
