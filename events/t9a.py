@@ -6,7 +6,7 @@ as read, the Scoring as lost. Applying them (`domain.t9a.apply`) only assigns.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from events.base import Fact, fact, legacy, same_fields
 
@@ -45,11 +45,6 @@ class AmbushJoinChosen(Fact):
     type: Literal["AmbushJoinChosen"] = "AmbushJoinChosen"
     model: str
     unit: str | None
-    #: The Player Turn of the choice ("round:player"; T9A rules version 3, which
-    #: allows one choice each Player Turn); None in older logs, and then not stored.
-    turn: str | None = None
-
-    optional_fields: ClassVar[tuple[str, ...]] = ("turn",)
 
 
 @fact

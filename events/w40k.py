@@ -120,16 +120,6 @@ class ConditionsGiven(Fact):
 
 
 @fact
-class UnitSelectedToFight(Fact):
-    """A stratagem used as its target is selected to fight (Epic Challenge): that
-    unit fights next (w40k rules version 3, CORE-SELECTED-TO-FIGHT)."""
-
-    type: Literal["UnitSelectedToFight"] = "UnitSelectedToFight"
-    unit: str
-    use: str
-
-
-@fact
 class EffectRecorded(Fact):
     """An effect the engine does not resolve itself, recorded with its targets."""
 

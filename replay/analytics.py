@@ -295,7 +295,7 @@ NO_ROWS = frozenset({
     "StratagemEffectsEnded", "RollReplaced", "MortalWoundsRolled", "UnitArrived",
     "BattleShockTestsDue", "BattleShockRecovered", "BattleShockTested", "UnitMoved",
     "ShootingTargetSelected", "ChargeDeclared", "ChargeRollHeld", "ChargeRolled",
-    "ChargeMoveEnded", "UnitFought", "UnitSelectedToFight",
+    "ChargeMoveEnded", "UnitFought",
     # The explicit facts of v2 logs: what appliers used to decide (undo depth, redo
     # stack, one-use modifiers, cancelled tests, carried riders and members, moves
     # counted): bookkeeping that no table counts.

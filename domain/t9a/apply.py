@@ -48,8 +48,6 @@ def _ambush_declared(state: T9AState, fact: AmbushDeclared) -> None:
 @applies(AmbushJoinChosen)
 def _ambush_join_chosen(state: T9AState, fact: AmbushJoinChosen) -> None:
     state.t9a_unit(fact.model).joined_to = fact.unit
-    if fact.turn is not None:
-        state.joins_chosen = {**(state.joins_chosen or {}), fact.model: fact.turn}
 
 
 @applies(AmbushRollsMade)

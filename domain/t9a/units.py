@@ -155,11 +155,6 @@ class T9AState(GameState):
 
     #: player -> the Game Turn in which they last made their Ambush rolls.
     ambush_rolled: dict[str, int] = Field(default_factory=dict)
-    #: Attachable Model -> the Player Turn ("round:player") it last chose its unit in
-    #: (T9A rules version 3: one choice each Player Turn, AMB-23); None before any.
-    joins_chosen: dict[str, str] | None = None
-
-    later_fields: ClassVar[tuple[str, ...]] = (*GameState.later_fields, "joins_chosen")
 
     def t9a_unit(self, unit_id: str) -> T9AUnit:
         """The T9A unit with this id (an INPUT error if there is none)."""

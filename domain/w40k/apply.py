@@ -39,7 +39,6 @@ from events.w40k import (
     UnitArrived,
     UnitFought,
     UnitMoved,
-    UnitSelectedToFight,
 )
 
 #: The appliers of this rule set's facts (named by its wiring table in `rules.py`).
@@ -143,14 +142,8 @@ def _effect_recorded(state: W40KState, fact: EffectRecorded) -> None:
     """The effect is in the log; the use already lists its targets."""
 
 
-@applies(UnitSelectedToFight)
-def _selected_to_fight(state: W40KState, fact: UnitSelectedToFight) -> None:
-    state.selected_to_fight = fact.unit
-
-
 @applies(StratagemEffectsEnded)
 def _effects_ended(state: W40KState, fact: StratagemEffectsEnded) -> None:
-    state.selected_to_fight = None  # the phase is over: a selection ends with it
     ended = [use for use in state.uses if use.use in fact.uses]
     state.uses = replaced(state.uses, lambda u: u.use in fact.uses, active=False)
     for use in ended:
@@ -268,5 +261,3 @@ def _charge_move_ended(state: W40KState, fact: ChargeMoveEnded) -> None:
 @applies(UnitFought)
 def _fought(state: W40KState, fact: UnitFought) -> None:
     state.units[fact.unit].acted["fought"] = state.key()
-    if state.selected_to_fight == fact.unit:
-        state.selected_to_fight = None

@@ -202,11 +202,8 @@ class W40KState(GameState):
     charges: dict[str, list[str]] = Field(default_factory=dict)
     #: The charge roll waiting for its window to close (w40k rules version 2).
     held_charge: HeldCharge | None = None
-    #: The unit a stratagem selected to fight, until it fights (w40k rules version 3).
-    selected_to_fight: str | None = None
 
-    later_fields: ClassVar[tuple[str, ...]] = (*GameState.later_fields, "held_charge",
-                                               "selected_to_fight")
+    later_fields: ClassVar[tuple[str, ...]] = (*GameState.later_fields, "held_charge")
 
     def unit(self, unit_id: str) -> W40KUnit:
         """The unit with this id, or an INPUT error naming it."""

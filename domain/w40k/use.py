@@ -24,7 +24,7 @@ from domain.w40k.limits import (
     check_one_stratagem_per_unit,
     check_restrictions,
 )
-from domain.w40k.selection import check_none_waiting, select_to_fight
+from domain.w40k.selection import check_none_waiting
 from domain.w40k.state import W40KState, W40KUnit, game
 from domain.w40k.targets import select_targets
 from domain.w40k.timing import TIMING, Moment, TimingCursor, check_timing, is_timely
@@ -70,7 +70,6 @@ def decide_use_stratagem(d: Decision, cmd: UseStratagem) -> None:
     d.emit(CommandPointsSpent(player=cmd.by, amount=cost.total,
                               source=f"{stratagem.name} ({use})", balance=balance))
     resolve_effect(d, use, cmd, stratagem, targets, moment)
-    select_to_fight(d, state, stratagem, targets[0].id, use)
     if moment.trigger is not None:
         answer_window(d, cmd.by, stratagem.id)
 

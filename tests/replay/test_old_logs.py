@@ -54,8 +54,7 @@ GAMES = list(stored_games())
 #: metadata, the rules version stamp, a held charge roll); a log stored before them
 #: leaves them at None,
 #: and the captured dump did not have them.
-ADDED_AFTER_CAPTURE = ("metadata", "result", "rules_version", "held_charge",
-                       "selected_to_fight", "joins_chosen")
+ADDED_AFTER_CAPTURE = ("metadata", "result", "rules_version", "held_charge")
 
 
 def full_hash(state: GameState) -> str:

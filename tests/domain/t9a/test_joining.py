@@ -147,8 +147,21 @@ def test_amb_23_a_model_chooses_its_unit_once_each_player_turn(t9a: Scene) -> No
 
     second = result["steps"][len(setup) + len(turn_2) - 1]
     assert (second["accepted"], second["rule"]) == (False, "AMB-23"), second
-    assert "has chosen its unit this Player Turn already (red-scouts)" in second["message"]
+    assert "has chosen its unit this Player Turn already (step 7: red-scouts)" in second[
+        "message"]
     assert last(result)["accepted"] and "(was red-scouts)" in last(result)["message"]
+    assert result["state"]["units"]["red-hero"]["joined_to"] == "red-rangers"
+
+
+def test_amb_23_an_undone_choice_does_not_count(t9a: Scene) -> None:
+    units = [ambusher(), ambusher("red-rangers"), character()]
+    setup = [AMBUSH, {"by": "red", "do": "ambush", "unit": "red-rangers"}, HERO]
+    undo = [{"by": "red", "do": "request_undo"}, {"by": "blue", "do": "consent", "accept": True}]
+    steps = [*setup, *to_movement(2, 2)[:-1], attach("red-scouts"), *undo, attach("red-rangers")]
+
+    result = t9a(units, steps)
+
+    assert last(result)["accepted"], last(result)
     assert result["state"]["units"]["red-hero"]["joined_to"] == "red-rangers"
 
 

@@ -21,7 +21,7 @@ def test_the_challenged_character_fights_next(run: Run) -> None:
     result = run([*TO_RED_FIGHT, CHALLENGE, R1_FIGHTS, R3_FIGHTS], units=ARMY)
 
     assert step(result, 5)["accepted"], step(result, 5)
-    assert step(result, 5)["events"][-1] == "UnitSelectedToFight"
+    assert step(result, 5)["events"][-1] == "EffectRecorded"
     assert refused(result, 6) == "CORE-SELECTED-TO-FIGHT"
     assert step(result, 6)["message"].startswith("r3 was selected to fight")
     assert step(result, 7)["accepted"], step(result, 7)
