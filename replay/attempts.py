@@ -33,6 +33,7 @@ from eventsourcing.persistence import OperationalError
 
 from domain.datafile import is_plain
 from projections.wording import refusal_label, say_command
+from replay.sqlite_files import connect
 
 #: Nobody's attempts: what a spectator is shown.
 NOBODY = "\x00nobody"
@@ -210,7 +211,7 @@ def adopt_seat_file(log: AttemptLog, seats: Path) -> None:
     store (their one place now), once: the old table is dropped in the same lock."""
     if not seats.is_file():
         return
-    old = sqlite3.connect(seats, timeout=10, isolation_level=None)
+    old = connect(str(seats), isolation_level=None)  # waits BUSY_SECONDS, as every file
     try:
         old.execute("BEGIN IMMEDIATE")  # one process moves them
         try:
