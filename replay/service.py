@@ -786,11 +786,13 @@ FIRST_TWO_IN_RANGE = (
 #: Every game's id in the order they were started: the index walked from one game id
 #: to the next (one lookup each), each game's first event's row giving the order
 #: (`warledger games`, `replay.game_list`).
-SQLITE_GAMES = (
+GAMES_WALK = (
     "WITH RECURSIVE games(id) AS (SELECT MIN(originator_id) FROM {table} "
     "UNION ALL SELECT (SELECT MIN(originator_id) FROM {table} WHERE originator_id > games.id) "
     "FROM games WHERE games.id IS NOT NULL) "
-    "SELECT e.originator_id FROM games JOIN {table} AS e "
+)
+SQLITE_GAMES = (
+    GAMES_WALK + "SELECT e.originator_id FROM games JOIN {table} AS e "
     "ON e.originator_id = games.id AND e.originator_version = 1 ORDER BY e.rowid"
 )
 #: The game started last: the newest of them.
