@@ -15,7 +15,7 @@ from typing import Any
 #: Arguments that name what a command acts on: said first, without their key.
 SUBJECTS = ("unit", "trooper", "figure", "model", "figures")
 #: Words for argument keys that read badly as they are.
-KEY_WORDS = {"x": "", "y": "", "on_step": "on step", "to": "to", "at": "at"}
+KEY_WORDS = {"on_step": "on step"}
 #: Commands said in words of their own (the rest: their name with spaces).
 PLAIN = {"next_phase": "next phase", "end_turn": "end turn", "pass_stratagem": "pass",
          "request_redo": "ask to redo the undone steps", "roll_ambush": "roll for Ambush"}
@@ -84,6 +84,9 @@ def main_words(args: dict[str, Any]) -> list[str]:
     words = [say_value(args.pop(key)) for key in SUBJECTS if key in args]
     if "x" in args and "y" in args:
         words.append(f"at ({say_value(args.pop('x'))}, {say_value(args.pop('y'))})")
+    for key in ("to", "at"):  # where it goes, where it stands
+        if key in args:
+            words.append(f"{key} {say_value(args.pop(key))}")
     if "path" in args:
         words.append(f"along {say_value(args.pop('path'))}")
     if "facing" in args:

@@ -32,6 +32,7 @@ REPR = re.compile(r"\{'|\['|=None|\bNone\b|\bTrue\b|\bFalse\b|\(\)")
     ({"by": "blue", "do": "consent", "accept": False}, "refuse"),
     ({"by": "red", "do": "request_undo", "steps": 2}, "ask to undo the last 2 steps"),
     ({"by": "red", "do": "next_phase"}, "next phase"),
+    ({"by": "red", "do": "trample", "figure": "t1", "to": [44, 28]}, "trample t1 to (44, 28)"),
     ({"by": "pano", "do": "move", "trooper": "t1", "path": [[1, 2], [3, 4.5]]},
      "move t1 along (1, 2) → (3, 4.5)"),
 ])
