@@ -167,7 +167,9 @@ class CommitOrderRecorder(PostgresApplicationRecorder):
 
     def __init__(self, datastore: PostgresDatastore, **tables: Any) -> None:
         super().__init__(datastore, **tables)
-        name = f"warledger_insert_events_{datastore.originator_id_type}"
+        # One function per table (the library's name is one per schema: two
+        # applications' recorders in one schema would insert into each other's table).
+        name = f"{self.events_table_name}_insert_{datastore.originator_id_type}"
         self.pg_function_name_insert_events = name
         self.sql_invoke_pg_function_insert_events = SQL(
             "SELECT * FROM {schema}.{name}((%s))").format(

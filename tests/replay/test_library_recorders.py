@@ -162,3 +162,27 @@ class TestInfrastructureFactory(InfrastructureFactoryTestCase[PostgresFactory]):
 
 del AggregateRecorderTestCase, ApplicationRecorderTestCase, InfrastructureFactoryTestCase
 del NonInterleavingNotificationIDsBaseCase, ProcessRecorderTestCase, TrackingRecorderTestCase
+
+
+def test_each_events_table_has_its_own_insert_function() -> None:
+    """The library names its insert function once per schema: a recorder of another
+    table, set up after a service, would take over the service's inserts."""
+    from replay.service import GameService
+    from tests.pinned import DICE_SETUP
+
+    service = GameService(POSTGRES_URL)
+    drop_tables()
+    factory = InfrastructureFactory.construct(our_env())
+    try:
+        factory.application_recorder()  # sets up librarytests_events and its function
+        game_id = service.start(DICE_SETUP)
+        assert service.stored_events(game_id)
+        import psycopg
+
+        with psycopg.connect(str(POSTGRES_URL)) as conn:
+            row = conn.execute(f"select count(*) from {NAME}_events").fetchone()
+        assert row is not None and row[0] == 0
+    finally:
+        factory.close()
+        service.close()
+        drop_tables()
