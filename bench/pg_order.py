@@ -5,8 +5,9 @@
 
 Eight writer processes each save `--batches` commands of three events (one
 transaction each, as a roll is saved), while one reader tails the notification
-log from where it stands (asking again every `POLL` s when it found nothing). Three configurations of the same recorder, each on its
-own table, run one after another in every round (the order turns each round):
+log from where it stands (asking again every `POLL` s when it found nothing).
+Three configurations of the same recorder, each on its own table, run one after
+another in every round (the order turns each round):
 
 - `unordered`: the library's insert function with no lock (the configuration
   before `replay.postgres`); the baseline of every ratio. Its reader may miss events.
