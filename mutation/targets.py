@@ -76,6 +76,7 @@ TARGETS: dict[str, list[str]] = {
         "tests/cli/test_cli.py::test_board_previews_a_command_with_the_verdict_the_rules_would_give",
         "tests/cli/test_cli.py::test_board_does_not_preview_dice",
         "tests/cli/test_cli.py::test_board_previews_a_consent_and_a_step_with_physical_dice",
+        "tests/replay/test_rules_versions.py",
     ],
     "domain/windows.py": [
         "tests/domain/test_windows.py",

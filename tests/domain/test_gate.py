@@ -163,3 +163,32 @@ def test_core_phase_a_command_the_machine_allows_but_no_rule_decides(
     assert (refusal.value.rule, refusal.value.message) == (
         "CORE-PHASE", "'roll' has no rules yet in test-dice")
     assert state.model_dump(mode="json") == before
+
+
+def test_input_a_unit_hidden_from_the_player_is_no_unit_before_any_core_rule(
+    service: GameService,
+) -> None:
+    """Gate 1 resolves every unit a command names as its player may know it (CORE-OWNER):
+    red, out of turn, naming blue's hidden unit as the unit to move or as a target, is
+    told what an id no unit has is told; the judge, who knows every unit, is told
+    CORE-JUDGE; blue, its owner, is answered by the rules, not INPUT."""
+    game_id = service.start(Setup(
+        ruleset="w40k-10", board={"width": 48, "height": 48}, players=("red", "blue"), seed=1,
+        units=({"id": "r1", "owner": "red", "x": 10, "y": 10},
+               {"id": "spy", "owner": "blue", "x": 30, "y": 30,
+                "conditions": ["hidden_deployment"]})))
+    accept(service, game_id, {"do": "end_turn", "by": "red"})  # blue's turn
+    probes = [{"do": "move", "by": "red", "unit": "spy", "x": 1, "y": 1},
+              {"do": "shoot", "by": "red", "unit": "r1", "target": "spy"}]
+
+    for probe in probes:
+        hidden = refused(service, game_id, probe)
+        absent = refused(service, game_id, {**probe, **{k: "ghost" for k, v in probe.items()
+                                                        if v == "spy"}})
+        assert (hidden.rule, hidden.message) == ("INPUT", "there is no unit 'spy' in this game")
+        assert absent.message == "there is no unit 'ghost' in this game"
+    judge = refused(service, game_id, {"do": "move", "by": "judge", "unit": "spy", "x": 1,
+                                       "y": 1})
+    assert judge.rule == "CORE-JUDGE"
+    owner = refused(service, game_id, {"do": "test_battle_shock", "by": "blue", "unit": "spy"})
+    assert owner.rule != "INPUT"
