@@ -214,9 +214,16 @@ def test_eight_writers_a_tailing_reader_and_the_follower_see_every_event_in_orde
     views.run()
     start = service.recorder.max_notification_id() or 0
     seen: list[tuple[int, str, int]] = []
+    heard: list[tuple[int, str, int]] = []  # the subscription (the streams' notifier)
     errors: list[BaseException] = []
     writing, stop = threading.Event(), threading.Event()
     writing.set()
+    subscription = service.recorder.subscribe(gt=start)
+
+    def listen() -> None:
+        with subscription as notifications:
+            for n in notifications:
+                heard.append((n.id, str(n.originator_id), n.originator_version))
 
     def read() -> None:
         position = start
@@ -230,7 +237,8 @@ def test_eight_writers_a_tailing_reader_and_the_follower_see_every_event_in_orde
         except BaseException as error:
             errors.append(error)
 
-    threads = [threading.Thread(target=read), threading.Thread(target=follow)]
+    threads = [threading.Thread(target=read), threading.Thread(target=follow),
+               threading.Thread(target=listen)]
     for thread in threads:
         thread.start()
     writers = [threading.Thread(target=writer, args=(str(POSTGRES_URL), 60, errors))
@@ -247,12 +255,16 @@ def test_eight_writers_a_tailing_reader_and_the_follower_see_every_event_in_orde
                    "the follower fell behind")
         assert not errors, errors
         assert threads[1].is_alive(), "the follower stopped"
+        committed = rows_after(service, start)
+        eventually(lambda: len(heard) >= len(committed), "the subscription fell behind")
     finally:
         stop.set()
-        threads[1].join(WITHIN)
-    committed = rows_after(service, start)
+        subscription.stop()
+        for thread in threads[1:]:
+            thread.join(WITHIN)
     assert len(committed) >= 8 * 60
     assert_in_order_without_gaps(seen, committed)
+    assert_in_order_without_gaps(heard, committed)
     followed = pg_dump(views)
     views.rebuild()
     assert pg_dump(views) == followed
