@@ -269,3 +269,29 @@ def test_eight_writers_a_tailing_reader_and_the_follower_see_every_event_in_orde
     views.rebuild()
     assert pg_dump(views) == followed
     views.close()
+
+
+def ids_lock_holders() -> int:
+    """Sessions holding the lock under which inserts draw their ids."""
+    import psycopg
+
+    from replay.postgres import NOTIFICATION_IDS_LOCK
+
+    key = NOTIFICATION_IDS_LOCK & (2**64 - 1)
+    with psycopg.connect(str(POSTGRES_URL), autocommit=True) as conn:
+        row = conn.execute("select count(*) from pg_locks where locktype = 'advisory' and "
+                           "classid = %s and objid = %s and objsubid = 1 and granted",
+                           (key >> 32, key & 0xFFFFFFFF)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_an_insert_refused_for_its_version_leaves_the_ids_lock_free(
+        service: GameService) -> None:
+    from eventsourcing.persistence import IntegrityError, StoredEvent
+
+    game_id = service.start(DICE_SETUP)
+    with pytest.raises(IntegrityError):  # event 1 exists: a lost race of two writers
+        service.recorder.insert_events([StoredEvent(game_id, 1, "raced", b"{}")])
+    assert ids_lock_holders() == 0
+    roll_afresh(game_id)  # and the next writer is not kept waiting
+    assert ids_lock_holders() == 0
