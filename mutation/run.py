@@ -26,7 +26,9 @@ Results go to mutation/results/<module>.json (ignored by git) and a summary
 on stdout; docs/testing.md records the scores and the equivalent mutants.
 A run exits 3 (`UNCOVERED`) when a mutant inside a function is executed by no
 test of its target: the module grew and its target did not, so its score is
-no claim about the new code. Exit 1: a target's tests fail unmutated.
+no claim about the new code. Exit 1: a target's tests fail unmutated. A guard
+no test can reach is marked in the code (`# mutation: unreachable: why`, on its
+statement or its block's header): its mutants still count, but fail no run.
 """
 
 from __future__ import annotations
@@ -649,11 +651,30 @@ def mutate_module(path: str, tests: list[str], only: set[int] | None = None,
     return results
 
 
-def uncovered(results: list[Result]) -> list[Result]:
+#: A comment that marks code no test can reach (a last-resort guard), with its reason:
+#: on a statement's first line (an `except …:` or `if …:` header: its whole block).
+UNREACHABLE = "# mutation: unreachable"
+
+
+def unreachable_lines(source: str) -> set[int]:
+    """The lines of the statements marked `UNREACHABLE` (blocks included)."""
+    marked = {number for number, text in enumerate(source.splitlines(), start=1)
+              if UNREACHABLE in text}
+    lines: set[int] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.stmt | ast.ExceptHandler) and node.lineno in marked:
+            lines.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return lines
+
+
+def uncovered(results: list[Result],
+              unreachable: set[int] | frozenset[int] = frozenset()) -> list[Result]:
     """The mutants inside functions that no test of the target executes. Their
-    module grew while its target did not: its score says nothing about them."""
+    module grew while its target did not: its score says nothing about them. Code
+    marked `UNREACHABLE` is left out (its survivors still count against the score)."""
     return [r for r in results
-            if r.mutant.kind == "code" and r.status == "survived" and r.tests == 0]
+            if r.mutant.kind == "code" and r.status == "survived" and r.tests == 0
+            and r.mutant.line not in unreachable]
 
 
 def unexecuted(path: str, tests: list[str]) -> int:
@@ -665,8 +686,10 @@ def unexecuted(path: str, tests: list[str]) -> int:
     module = importlib.import_module(module_name(path))
     preload(tests)
     covered = lines_by_test(module.__file__ or "", tests)
-    missed = [m for m in list_mutants((ROOT / path).read_text())
-              if m.kind == "code" and not tests_for(m, covered, tests)]
+    source = (ROOT / path).read_text()
+    unreachable = unreachable_lines(source)
+    missed = [m for m in list_mutants(source) if m.kind == "code"
+              and m.line not in unreachable and not tests_for(m, covered, tests)]
     for mutant in missed:
         print(f"  no test executes #{mutant.index} line {mutant.line}: {mutant.description}"
               f"  [{mutant.scope}]")
@@ -675,7 +698,8 @@ def unexecuted(path: str, tests: list[str]) -> int:
     return UNCOVERED if missed else 0
 
 
-def summary(path: str, results: list[Result]) -> dict[str, Any]:
+def summary(path: str, results: list[Result], unreachable: set[int] | frozenset[int] = frozenset(),
+            ) -> dict[str, Any]:
     counted = [r for r in results if r.status != "skipped"]
     killed = [r for r in counted if r.status in ("killed", "timeout")]
     score = 100.0 * len(killed) / len(counted) if counted else 100.0
@@ -686,7 +710,9 @@ def summary(path: str, results: list[Result]) -> dict[str, Any]:
         "survived": len(counted) - len(killed),
         "skipped": len(results) - len(counted),
         "type_asserts": sum(1 for r in results if r.mutant.kind == "assert"),
-        "uncovered": len(uncovered(results)),
+        "uncovered": len(uncovered(results, unreachable)),
+        "unreachable": sorted(r.mutant.index for r in results
+                              if r.mutant.line in unreachable and r.status == "survived"),
         "score": round(score, 1),
         "survivors": [{**asdict(r.mutant), "tests": r.tests}
                       for r in counted if r.status == "survived"],
@@ -713,6 +739,8 @@ def report(data: dict[str, Any]) -> None:
           "type asserts)")
     for survivor in data["survivors"]:
         unrun = "" if survivor.get("tests", 1) else "  (no test executes it)"
+        if survivor["index"] in data.get("unreachable", ()):
+            unrun += "  (marked unreachable)"
         print(f"  survived #{survivor['index']} line {survivor['line']}: "
               f"{survivor['description']}  [{survivor['scope']}]{unrun}")
     if data.get("uncovered"):
@@ -744,7 +772,7 @@ def measure(path: str, tests: list[str], args: argparse.Namespace) -> int:
     stored = RESULTS / f"{name}.json"
     if args.only and stored.exists():  # rerun some: update the last full run
         results = merged(json.loads(stored.read_text()), results)
-    data = summary(path, results)
+    data = summary(path, results, unreachable_lines((ROOT / path).read_text()))
     stored.write_text(json.dumps(data, indent=1))
     report(data)
     return UNCOVERED if data["uncovered"] else 0

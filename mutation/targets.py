@@ -39,6 +39,8 @@ TARGETS: dict[str, list[str]] = {
         "tests/replay/test_snapshots.py",
         "tests/replay/test_keyed.py",
         "tests/replay/test_keyed_forgery.py",
+        "tests/replay/test_rules_versions.py",
+        "tests/replay/test_verify_versions.py",
         "tests/replay/test_pinned.py::test_a_pinned_log_loads_replays_to_its_state_hash_and_verifies[memory-test-dice-undo-redo]",
         "tests/replay/test_pinned.py::test_a_pinned_log_loads_replays_to_its_state_hash_and_verifies[memory-w40k-battle-round]",
     ],

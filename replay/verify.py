@@ -497,7 +497,9 @@ def redecide_step(game: Game, recorded: Sequence[GameEvent], history: History,
             recorded[0].originator_version,
             f"its command is refused on re-decision ({refusal.rule}: {refusal.message})",
         ) from None
-    except Exception as error:  # a forged command the rules cannot even process
+    # A forged command the rules cannot even process: no such command is known (every
+    # failure found for a parsed command is a RuleViolation); a last-resort guard.
+    except Exception as error:  # mutation: unreachable: see the line above
         raise VerifyFailure(
             recorded[0].originator_version, f"re-deciding its command fails: {error!r}"
         ) from None

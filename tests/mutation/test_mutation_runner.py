@@ -93,3 +93,39 @@ def test_the_uncovered_check_alone_names_the_unrun_mutants_without_running_any(
     assert not (tmp_path / "results").exists()  # no mutant was run, no result stored
     (tmp_path / "mut_check.py").write_text(COVERED)
     assert run.main(["mut_check.py", "--tests", str(test), "--uncovered"]) == 0
+
+
+GUARDED = COVERED + '''
+
+def parsed(text):
+    """A guard no caller reaches, marked as such."""
+    try:
+        return int(text)
+    except ValueError:  # mutation: unreachable: every caller passes digits
+        return -1
+'''
+
+
+def test_a_guard_marked_unreachable_counts_against_the_score_but_fails_no_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capfd: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "mut_guard.py").write_text(GUARDED)
+    test = tmp_path / "test_mut_guard.py"
+    test.write_text(TEST.format(module="mut_guard") + """
+
+def test_digits_are_parsed():
+    from mut_guard import parsed
+    assert parsed("12") == 12
+""")
+    monkeypatch.setattr(run, "ROOT", tmp_path)
+    monkeypatch.setattr(run, "RESULTS", tmp_path / "results")
+
+    code = run.main(["mut_guard.py", "--tests", str(test)])
+
+    data = json.loads((tmp_path / "results" / "mut_guard.json").read_text())
+    assert code == 0 and data["uncovered"] == 0
+    # the marked block's `return -1` (return None, -1 -> 0, -1 -> -2) survives, unrun
+    assert len(data["unreachable"]) == 3
+    assert (data["killed"], data["mutants"]) == (6, 9)
+    assert "line 12: return None instead of -1  [parsed]  (no test executes it)  (marked " \
+        "unreachable)" in capfd.readouterr().out

@@ -15,7 +15,7 @@ import pytest
 
 from replay.keyed import KEY_ENV, snapshot_mac
 from replay.service import GameService
-from replay.signed_games import RECORD_ENV
+from replay.signed_games import RECORD_ENV, SignedGamesRecord
 from replay.verify import SIGNED, UNCHECKED, verify_game
 from tests.replay.test_keyed import KEY, OTHER_KEY, grenade_game
 from tests.replay.test_snapshots import latest_snapshot, write_snapshot
@@ -96,3 +96,52 @@ def test_without_the_key_a_keyed_game_is_told_by_its_readable_snapshots_macs(
     assert (verdict.ok, verdict.heads) == (True, UNCHECKED)
     assert any(f"snapshot at event {first[0]} cannot be read" in note for note in verdict.notes)
 
+
+
+# -- the signed heads and the key's signed-games record ------------------------------------
+def test_verify_lists_a_signed_game_that_the_keys_record_does_not_know(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game signed before the record was kept (here: the record file was lost) is
+    listed again, from its FIRST signed head, by a `verify` whose heads hold; once its
+    heads and snapshots are stripped, the record still says it was signed."""
+    db, game_id, _ = grenade_game(tmp_path, KEY)
+    reader = GameService(db, key=KEY)
+    assert reader.heads is not None
+    first_head = reader.heads.all(game_id)[0].version
+    reader.close()
+    fresh_record = tmp_path / "a-new-record.jsonl"
+    monkeypatch.setenv(RECORD_ENV, str(fresh_record))
+    assert SignedGamesRecord.for_key(KEY).listed(game_id) is None
+
+    signed = verify_game(GameService(db, key=KEY), game_id)
+    with sqlite3.connect(db) as conn:
+        last_head = conn.execute("select max(version) from warledger_heads").fetchone()[0]
+        conn.execute("DELETE FROM warledger_heads")
+        conn.execute("DELETE FROM stored_snapshots")
+    stripped = verify_game(GameService(db, key=KEY), game_id)
+
+    assert (signed.ok, signed.heads) == (True, SIGNED)
+    assert first_head < last_head
+    assert SignedGamesRecord.for_key(KEY).listed(game_id) == first_head
+    assert (stripped.ok, stripped.unsigned, stripped.listed) == (False, True, first_head)
+
+
+def test_without_the_key_one_signed_head_is_enough_to_say_the_heads_were_not_checked(
+    tmp_path: Path,
+) -> None:
+    """A keyed game with a single signed head (its set-up) and no snapshot MAC."""
+    from domain.datafile import parse_yaml
+    from tests.replay.test_snapshots import GRENADE_GAME
+    from warledger.script import parse_script
+
+    db = str(tmp_path / "game.db")
+    keyed = GameService(db, key=KEY)
+    game_id = keyed.start(parse_script(parse_yaml(GRENADE_GAME), "grenade").setup())
+    assert len(keyed.heads.all(game_id)) == 1  # type: ignore[union-attr]
+    keyed.close()
+
+    verdict = verify_game(GameService(db), game_id)
+
+    assert (verdict.ok, verdict.heads) == (True, UNCHECKED)
+    assert "heads were NOT checked" in verdict.line()
