@@ -91,6 +91,9 @@ WIRING = Wiring(
     appliers=apply.APPLIERS,
     facts=facts_of(mageknight_facts),
     overlays="projections.mageknight:mageknight_overlays",
+    #: Its rules versions after the first (`domain.rules_version`): none yet, so every
+    #: Mage Knight game is decided under version 1.
+    rules_changes=(),
 )
 
 
