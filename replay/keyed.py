@@ -23,9 +23,12 @@ is checked against its hash and its link, and the head it decides on must be the
 latest signed head (`TamperedGameError` otherwise: one clear error, nothing
 written). `verify` with the key names the first signed head that fails.
 
-What a key cannot catch: someone who cuts the log back to an earlier signed head
-(and deletes the heads after it) leaves a log that is all signed. A receipt catches
-that: `verify --expect-head HASH` fails when the log no longer ends at it.
+What signed heads alone cannot catch: someone who cuts the log back to an earlier
+signed head (and deletes the heads after it), or deletes every head and snapshot,
+leaves a log that is all signed, or one that looks stored without the key. The key's
+signed-games record, outside the database (`replay.signed_games`), catches both for
+`verify`; a receipt catches the first too: `verify --expect-head HASH` fails when the
+log no longer ends at it.
 """
 
 from __future__ import annotations

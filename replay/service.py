@@ -611,6 +611,8 @@ class GameService(Application[UUID]):
             processing.saved_kwargs[HEADS_KWARG] = [
                 (game.id, game.version, head_mac(self.key, game.id, game.version, game.head_hash))]
         recordings = self._record(processing)
+        if self.signed_games is not None:  # after the transaction: never ahead of it
+            self.signed_games.saw_head(game.id, game.version)
         self._notify(recordings)
         self.notify(processing.events)  # the library's deprecated hook, kept as save does
 

@@ -12,13 +12,18 @@ was signed is kept outside the database, in a file of the key's own configuratio
   `XDG_STATE_HOME` is unset), where `<key id>` is a fingerprint of the key;
 - one JSON line per game, `{"game": ID, "event": N, "key": KEY_ID}`, written when a
   service holding the key first signs one of the game's heads (`event`: that head's
-  event), before the transaction that stores it; a line of another key's id is not
-  this key's and is left alone.
+  event), before the transaction that stores it (a crash between them lists a game
+  that may have no head: it is never adopted, which is the safe side);
+- then one line `{"game": ID, "head": N, "key": KEY_ID}` for every head the service
+  signs, after the transaction that stored it (a crash between them leaves the
+  record behind the database, never ahead of it);
+- a line of another key's id is not this key's and is left alone.
 
 With the key, `warledger verify` says of a game with no signed head whether the
-record lists it (UNSIGNED either way, never "ok"), and `verify --sign-head HEAD`
-refuses to adopt a game the record lists. Give every server holding the key the
-same record (a shared file), as they share the key.
+record lists it (UNSIGNED either way, never "ok"), fails a game whose log ends
+before the latest head the record saw signed (events removed, heads and all), and
+`verify --sign-head HEAD` refuses to adopt a game the record lists. Give every server
+holding the key the same record (a shared file), as they share the key.
 """
 
 from __future__ import annotations
@@ -57,7 +62,8 @@ def record_path(key: bytes, environ: Mapping[str, str] | None = None) -> Path:
 
 
 class SignedGamesRecord:
-    """The games a key signed, by the event of the first head it signed."""
+    """The games a key signed: the event of the first head it signed of each, and the
+    latest head it saw signed."""
 
     def __init__(self, path: Path, key: bytes) -> None:
         self.path = path
@@ -86,9 +92,23 @@ class SignedGamesRecord:
     def listed(self, game_id: UUID) -> int | None:
         """The event of the game's first signed head, as the record lists it (read
         afresh: another server may have listed it), or None when it is not listed."""
+        firsts, _ = self._read()
         with self._lock:
-            self._known.update(self._read())
+            self._known.update(firsts)
             return self._known.get(str(game_id))
+
+    def latest_head(self, game_id: UUID) -> int | None:
+        """The latest event at which the record saw one of the game's heads signed (read
+        afresh), or None when it saw none."""
+        return self._read()[1].get(str(game_id))
+
+    def saw_head(self, game_id: UUID, version: int) -> None:
+        """Note a head signed and stored (after its transaction: the record may fall
+        behind the database, never run ahead of it)."""
+        line = orjson.dumps({"game": str(game_id), "head": version, "key": self.key_id})
+        with self.path.open("ab") as file:
+            fcntl.flock(file, fcntl.LOCK_EX)
+            file.write(line + b"\n")
 
     def list(self, game_id: UUID, version: int) -> None:
         """List the game (once; a later head of a listed game changes nothing)."""
@@ -97,7 +117,7 @@ class SignedGamesRecord:
             return
         with self._lock, self.path.open("ab") as file:
             fcntl.flock(file, fcntl.LOCK_EX)
-            self._known.update(self._read())
+            self._known.update(self._read()[0])
             if game not in self._known:
                 file.write(orjson.dumps({"game": game, "event": version, "key": self.key_id})
                            + b"\n")
@@ -105,17 +125,24 @@ class SignedGamesRecord:
                 os.fsync(file.fileno())
                 self._known[game] = version
 
-    def _read(self) -> dict[str, int]:
-        """This key's lines of the file (a line that cannot be read is skipped: a cut
-        last line, say)."""
-        found: dict[str, int] = {}
+    def _read(self) -> tuple[dict[str, int], dict[str, int]]:
+        """This key's lines of the file: each listed game's first signed head, and the
+        latest head seen signed (a line that cannot be read is skipped: a cut last
+        line, say)."""
+        firsts: dict[str, int] = {}
+        heads: dict[str, int] = {}
         try:
             text = self.path.read_bytes()
         except FileNotFoundError:  # removed since: it lists nothing now
-            return found
+            return firsts, heads
         for line in text.splitlines():
             with contextlib.suppress(orjson.JSONDecodeError, KeyError, TypeError, ValueError):
                 entry = orjson.loads(line)
-                if entry["key"] == self.key_id:
-                    found.setdefault(str(entry["game"]), int(entry["event"]))
-        return found
+                if entry["key"] != self.key_id:
+                    continue
+                game = str(entry["game"])
+                if "head" in entry:
+                    heads[game] = max(int(entry["head"]), heads.get(game, 0))
+                else:
+                    firsts.setdefault(game, int(entry["event"]))
+        return firsts, heads

@@ -150,8 +150,11 @@ def verify_game(service: GameService, game_id: UUID, expect_head: str | None = N
     notes: list[str] = []
     skipped: list[str] = []
     macs = SnapshotMacs()
+    # Read before the log: a head signed meanwhile is in the log too (never the reverse).
+    seen = service.signed_games.latest_head(game_id) if service.signed_games else None
     try:
         events = read_chain(service, game_id)
+        check_seen_head(events, seen)
         steps = redecide_all(events, stored_snapshots(service, game_id, notes, macs), skipped)
         heads = checked_heads(service, game_id, events, macs.signed, adopting=not signed_heads)
         if heads == SIGNED:  # an unsigned game's snapshots have no MAC: its line says so
@@ -170,6 +173,16 @@ def verify_game(service: GameService, game_id: UUID, expect_head: str | None = N
         notes.append(unkeyed_snapshot_warning(service.snapshot_recheck_events))
     return Verdict(heads != UNSIGNED, len(events), steps, head_hash=head, notes=tuple(notes),
                    heads=heads, listed=listed, not_redecided=tuple(skipped))
+
+
+def check_seen_head(events: Sequence[GameEvent], seen: int | None) -> None:
+    """With the key, the log must reach the latest head the key's signed-games record
+    saw signed (`replay.signed_games`): what is missing was removed, its signed heads
+    with it, as no signed head in the database can show."""
+    if seen is not None and seen > len(events):
+        raise VerifyFailure(len(events), f"the log ends here, but the {KEY_ENV} signed-games "
+                            f"record saw its head at event {seen} signed: events were "
+                            "removed (or this is an older copy of the game)")
 
 
 def unkeyed_snapshot_warning(recheck_events: int) -> str:

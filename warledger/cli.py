@@ -590,6 +590,7 @@ def sign_head(service: GameService, game_id: UUID, verdict: Verdict) -> None:
     service.signed_games.list(game_id, verdict.events)
     service.heads.sign(game_id, verdict.events,
                        head_mac(service.key, game_id, verdict.events, verdict.head_hash))
+    service.signed_games.saw_head(game_id, verdict.events)
     print(f"signed the head at event {verdict.events} with WARLEDGER_KEY")
 
 

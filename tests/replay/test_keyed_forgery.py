@@ -96,6 +96,19 @@ class KeyedGame:
             prev = body["hash"]
             self.write(version, body)
 
+    def strip_snapshots(self) -> None:
+        """Delete the game's snapshots (a cache: nothing is lost)."""
+        snapshots: Any = self.service.snapshots.recorder  # type: ignore[union-attr]
+        if self.backend == "memory":
+            snapshots._stored_events.clear()
+            snapshots._stored_events_index.clear()
+            return
+        mark = "?" if self.backend == "sqlite" else "%s"
+        with snapshots.datastore.transaction(commit=True) as cursor:
+            cursor.execute(f"DELETE FROM {snapshots.events_table_name} WHERE originator_id "
+                           f"= {mark}", (self.game_id.hex if self.backend == "sqlite"
+                                         else self.game_id,))
+
     def strip(self) -> None:
         """Delete everything in the database that says a key was used: the signed heads
         (SQLite: the whole table) and the snapshots, whose seals carry MACs."""
@@ -165,10 +178,46 @@ def test_a_keyed_game_is_listed_in_the_key_s_record_and_verifies_signed(
     assert keyed.handle(keyed_game.game_id, GRENADE).rule == "STR-04"  # decided on its head
     verdict = verify_game(keyed, keyed_game.game_id)
     assert (verdict.ok, verdict.heads, verdict.head_hash) == (True, SIGNED, keyed_game.receipt)
-    first = keyed.heads.all(keyed_game.game_id)[0].version
+    signed = [head.version for head in keyed.heads.all(keyed_game.game_id)]
     lines = [orjson.loads(line) for line in record.read_bytes().splitlines()]
-    assert [(line["game"], line["event"]) for line in lines] == [(str(keyed_game.game_id),
-                                                                  first)]
+    assert {line["game"] for line in lines} == {str(keyed_game.game_id)}
+    assert [line["event"] for line in lines if "event" in line] == signed[:1]
+    assert [line["head"] for line in lines if "head" in line] == signed
+
+
+def test_a_log_cut_back_to_an_earlier_signed_head_fails_with_the_key_s_record(
+        keyed_game: KeyedGame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cut the log back to an earlier signed head and delete the heads after it: all
+    that is left is signed, but the key's record saw a later head signed."""
+    game_id = keyed_game.game_id
+    keyed = keyed_game.keyed()
+    earlier, last = (head.version for head in keyed.heads.all(game_id))  # type: ignore[union-attr]
+    recorder: Any = keyed_game.service.recorder
+    if keyed_game.backend == "memory":
+        stored = recorder._stored_events
+        stored[:] = [row for row in stored if row.originator_version <= earlier]
+        recorder._stored_events_index[str(game_id)] = {
+            v: i for v, i in recorder._stored_events_index[str(game_id)].items() if v <= earlier}
+        keyed.heads.memory[str(game_id)].pop(last)  # type: ignore[union-attr]
+    else:
+        mark = "?" if keyed_game.backend == "sqlite" else "%s"
+        with recorder.datastore.transaction(commit=True) as cursor:
+            cursor.execute(f"DELETE FROM {recorder.events_table_name} WHERE originator_id = "
+                           f"{mark} AND originator_version > {mark}",
+                           (game_id.hex if keyed_game.backend == "sqlite" else game_id,
+                            earlier))
+            cursor.execute(f"DELETE FROM warledger_heads WHERE game_id = {mark} AND version "
+                           f"> {mark}", (str(game_id), earlier))
+    keyed_game.strip_snapshots()
+
+    verdict = verify_game(keyed_game.keyed(), game_id)
+    assert (verdict.ok, verdict.bad_version) == (False, earlier)
+    assert verdict.reason == (f"the log ends here, but the WARLEDGER_KEY signed-games record "
+                              f"saw its head at event {last} signed: events were removed (or "
+                              "this is an older copy of the game)")
+    monkeypatch.setenv(RECORD_ENV, str(tmp_path / "a-new-record.jsonl"))  # record lost:
+    keyed_game.service.signed_games = SignedGamesRecord.for_key(KEY)
+    assert verify_game(keyed_game.keyed(), game_id).ok  # only a receipt can tell then
 
 
 def test_a_forged_keyed_log_stripped_of_heads_and_snapshots_is_never_ok(
@@ -340,25 +389,14 @@ def test_a_row_that_cannot_be_read_does_not_match_its_hash(keyed_game: KeyedGame
         stored[2] = dataclasses.replace(stored[2], state=b"{not json")
     else:
         mark = "?" if keyed_game.backend == "sqlite" else "%s"
-        stored_id = game_id.hex if keyed_game.backend == "sqlite" else game_id
-        update = (f"UPDATE {recorder.events_table_name} SET state = {mark} WHERE "
-                  f"originator_id = {mark} AND originator_version = 3")
         with recorder.datastore.transaction(commit=True) as cursor:
-            cursor.execute(f"SELECT state FROM {recorder.events_table_name} WHERE "
-                           f"originator_id = {mark} AND originator_version = 3", (stored_id,))
-            row = cursor.fetchone()
-            honest = bytes(row["state"] if isinstance(row, dict) else row[0])
-            cursor.execute(update, (b"{not json", stored_id))
-    try:
-        with pytest.raises(TamperedGameError,
-                           match=f"event 3 of game {game_id} does not match its hash"):
-            keyed_game.keyed().stored_events(game_id)
-    finally:
-        if keyed_game.backend != "memory":
-            # The PostgreSQL database is shared by the suite: every reader of its
-            # whole log (the views, the follower) would meet this row.
-            with recorder.datastore.transaction(commit=True) as cursor:
-                cursor.execute(update, (honest, stored_id))
+            cursor.execute(f"UPDATE {recorder.events_table_name} SET state = {mark} WHERE "
+                           f"originator_id = {mark} AND originator_version = 3",
+                           (b"{not json", game_id.hex if keyed_game.backend == "sqlite"
+                            else game_id))
+    with pytest.raises(TamperedGameError, match=f"event 3 of game {game_id} does not match "
+                       "its hash"):
+        keyed_game.keyed().stored_events(game_id)
 
 
 def test_the_signing_insert_returns_the_library_s_notification_ids(

@@ -79,3 +79,41 @@ def test_the_record_is_the_key_holder_s_alone_and_read_once_a_game_is_listed(
     path.unlink()
     record.list(GAME, 6)  # known: the file is neither read nor written again
     assert not path.exists()
+
+
+def test_the_latest_head_seen_signed_is_the_highest_this_key_noted(tmp_path: Path) -> None:
+    """Two servers note heads in any order; another key's lines are not this key's."""
+    path = tmp_path / "heads.jsonl"
+    ours = SignedGamesRecord.for_key(KEY, {RECORD_ENV: str(path)})
+    theirs = SignedGamesRecord.for_key(OTHER_KEY, {RECORD_ENV: str(path)})
+    assert ours.latest_head(GAME) is None
+    ours.list(GAME, 6)
+    for version in (6, 9, 8):
+        ours.saw_head(GAME, version)
+    theirs.saw_head(GAME, 40)
+    theirs.saw_head(OTHER_GAME, 3)
+    assert (ours.latest_head(GAME), ours.latest_head(OTHER_GAME)) == (9, None)
+    assert (theirs.latest_head(GAME), ours.listed(GAME)) == (40, 6)
+    assert [orjson.loads(line) for line in path.read_bytes().splitlines()][1] == {
+        "game": str(GAME), "head": 6, "key": key_id(KEY)}
+
+
+@pytest.mark.parametrize("note", ["list", "saw_head"])
+def test_a_line_waits_for_another_server_s_lock_on_the_record(
+        tmp_path: Path, note: str) -> None:
+    """Servers sharing the record take its lock to write a line: while another holds it,
+    nothing is written (the wait below only gives a writer that ignores the lock time to
+    show it; a writer that takes it is held for as long as the lock is)."""
+    import fcntl
+    import threading
+
+    path = tmp_path / "shared.jsonl"
+    record = SignedGamesRecord.for_key(KEY, {RECORD_ENV: str(path)})
+    with path.open("ab") as other_server:
+        fcntl.flock(other_server, fcntl.LOCK_EX)
+        writer = threading.Thread(target=getattr(record, note), args=(GAME, 5))
+        writer.start()
+        writer.join(timeout=0.5)
+        assert writer.is_alive() and path.read_bytes() == b""
+    writer.join()
+    assert orjson.loads(path.read_bytes())["game"] == str(GAME)
