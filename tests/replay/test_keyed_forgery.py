@@ -48,6 +48,11 @@ class KeyedGame:
     game_id: UUID
     receipt: str  # the head hash on the judge's receipt
     opened: list[GameService] = dataclasses.field(default_factory=list)
+    #: PostgreSQL: the game's honest rows, put back when the test ends (the suite shares
+    #: the database, and the views and follower tests read its whole log), and the
+    #: other games a test stored there, removed then.
+    honest_rows: list[tuple[Any, ...]] = dataclasses.field(default_factory=list)
+    others: list[UUID] = dataclasses.field(default_factory=list)
 
     def keyed(self, key: bytes | None = KEY) -> GameService:
         """A service as after a restart: nothing cached (on `:memory:`, the same store).
@@ -130,7 +135,34 @@ class KeyedGame:
             cursor.execute(f"DELETE FROM {snapshots.events_table_name} WHERE originator_id "
                            "= %s", (self.game_id,))
 
+    def keep_honest_rows(self) -> None:
+        """PostgreSQL: remember the game's rows as stored (`restore` puts them back)."""
+        if self.backend != "postgres":
+            return
+        recorder: Any = self.service.recorder
+        with recorder.datastore.transaction(commit=False) as cursor:
+            cursor.execute(f"SELECT originator_id, originator_version, topic, state, "
+                           f"notification_id FROM {recorder.events_table_name} WHERE "
+                           "originator_id = %s", (self.game_id,))
+            self.honest_rows = [tuple(row.values()) if isinstance(row, dict) else tuple(row)
+                                for row in cursor.fetchall()]
+
+    def restore(self) -> None:
+        """PostgreSQL: the game's honest rows back, other games stored by the test gone."""
+        if self.backend != "postgres":
+            return
+        recorder: Any = self.service.recorder
+        table = recorder.events_table_name
+        with recorder.datastore.transaction(commit=True) as cursor:
+            for originator in (self.game_id, *self.others):
+                cursor.execute(f"DELETE FROM {table} WHERE originator_id = %s", (originator,))
+            for row in self.honest_rows:
+                cursor.execute(f"INSERT INTO {table} (originator_id, originator_version, "
+                               "topic, state, notification_id) VALUES (%s, %s, %s, %s, %s)",
+                               row)
+
     def close(self) -> None:
+        self.restore()
         for service in [*self.opened, self.service]:
             service.close()
 
@@ -159,6 +191,7 @@ def keyed_game(request: pytest.FixtureRequest, tmp_path: Path,
     outcome = service.handle(game_id, {"by": "red", "do": "next_phase"})
     assert outcome.accepted
     game = KeyedGame(backend, db, service, game_id, outcome.head_hash)
+    game.keep_honest_rows()
     yield game
     game.close()
 
@@ -410,6 +443,7 @@ def test_the_signing_insert_returns_the_library_s_notification_ids(
     recorder = keyed_game.service.recorder
     before = recorder.max_notification_id() or 0
     other = uuid4()
+    keyed_game.others.append(other)
     rows = [StoredEvent(originator_id=other, originator_version=version, topic="t",
                         state=b"{}") for version in (1, 2)]
     ids = recorder.insert_events(rows, **{HEADS_KWARG: [(other, 2, "m" * 64)]})
