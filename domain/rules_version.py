@@ -39,8 +39,13 @@ class RulesChange:
     summary: str
 
 
-#: The engine's changes, oldest first (none yet: the engine is at version 1).
-ENGINE_CHANGES: tuple[RulesChange, ...] = ()
+#: The engine's changes, oldest first.
+ENGINE_CHANGES: tuple[RulesChange, ...] = (
+    RulesChange(2, ("CORE-HIDDEN-RULES",), "a unit given a hidden condition its rule set "
+                "has no rules for (hidden_deployment outside Infinity) is refused at set-up"),
+)
+#: The engine's version from which a hidden condition needs its rule set's rules.
+HIDDEN_NEEDS_RULES = 2
 
 
 class Versioned(Protocol):

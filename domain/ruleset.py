@@ -26,9 +26,9 @@ from domain.geometry import is_wholly_on_board, polygon_problem
 from domain.limits import first_out_of_range, out_of_range_message
 from domain.machine import TurnMachine
 from domain.player_ids import players_problem, units_problem
-from domain.rules_version import RulesChange
+from domain.rules_version import HIDDEN_NEEDS_RULES, RulesChange, at_least
 from domain.state import GameState
-from events.base import Fact
+from events.base import HIDDEN_CONDITIONS, Fact
 from events.core import Board, GameStarted, TerrainPiece, UnitFielded
 from events.results import GameMetadata
 from events.rule_sets import RULE_SETS
@@ -108,6 +108,10 @@ class Ruleset:
     #: Whether what players keep secret opens to everyone once the game is over
     #: (from the end on, every view of every player shows every unit).
     reveals_at_game_end: ClassVar[bool] = False
+    #: The hidden conditions (`events.base.HIDDEN_CONDITIONS`) the rule set has rules
+    #: for: how a unit hides, acts and is revealed. Any other is refused at set-up
+    #: (CORE-HIDDEN-RULES).
+    hiding_rules: ClassVar[frozenset[str]] = frozenset()
     #: The rule set's rules version from which an end that opened its secrets is final:
     #: no step of the game is undone any more (CORE-PRIVATE-AT-END). None: never.
     secrets_final_from: ClassVar[int | None] = None
@@ -200,10 +204,12 @@ class Ruleset:
         """Set-up rules every game keeps, checked once its units are fielded.
 
         Every unit on the table has a position and lies wholly on the board
-        (RULINGS "Board edges", CORE-BOARD-EDGE). Rule sets add their own
-        (formations, overlapping bases) and call this. Raises `ScriptError`.
+        (RULINGS "Board edges", CORE-BOARD-EDGE), and is hidden only as the rule
+        set has rules for (CORE-HIDDEN-RULES). Rule sets add their own (formations,
+        overlapping bases) and call this. Raises `ScriptError`.
         """
         for unit in state.units.values():
+            self.check_hiding(state, unit.id, getattr(unit, "conditions", ()))
             if unit.status != "on_table":
                 continue
             if unit.x is None or unit.y is None:
@@ -216,6 +222,17 @@ class Ruleset:
                     f"units: CORE-BOARD-EDGE: {unit.id} at ({unit.x:g}, {unit.y:g}) is not "
                     f"wholly on the {state.board.width:g}\" x {state.board.height:g}\" board"
                 )
+
+    def check_hiding(self, state: GameState, unit_id: str, conditions: Sequence[str]) -> None:
+        """CORE-HIDDEN-RULES (engine rules version 2): a unit hidden from its opponent
+        (`hidden_deployment`) in a rule set with no rules for hiding could never act
+        in the open nor be revealed, and its opponent's record would skip every step
+        about it (their step numbers would count what they may not know)."""
+        if not at_least(state, engine=HIDDEN_NEEDS_RULES):
+            return
+        for condition in sorted(HIDDEN_CONDITIONS.intersection(conditions) - self.hiding_rules):
+            raise ScriptError(f"units: CORE-HIDDEN-RULES: {unit_id} is given {condition}, "
+                              f"which {self.name} has no rules for")
 
     def validate_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """Reject unknown options and bad values (`options_model`); fill in defaults."""

@@ -30,6 +30,16 @@ OWN = "r1"
 
 HIDDEN = {"id": SPY, "owner": OWNER, "conditions": ["hidden_deployment"]}
 
+
+def games_of_engine_version_1(monkeypatch: Any) -> None:
+    """Start games as the engine's rules version 1 did: from version 2 a hidden
+    condition needs its rule set's rules (CORE-HIDDEN-RULES), so outside Infinity a
+    hidden unit exists only in games stored before it, which must keep its secret
+    as well."""
+    import domain.rules_version
+
+    monkeypatch.setattr(domain.rules_version, "ENGINE_CHANGES", ())
+
 #: One set-up per rule set: red's `r1`, blue's `b1` (visible) and blue's hidden `spy`.
 SETUPS: dict[str, dict[str, Any]] = {
     "infinity-n4": {

@@ -73,6 +73,8 @@ class Infinity(Ruleset):
     variants = frozenset({"codeone"})
     #: Private Information (Hidden Deployment included) opens at the end of the game.
     reveals_at_game_end = True
+    #: Hidden Deployment is Infinity's own: its troopers hide, and are revealed, by it.
+    hiding_rules = frozenset({"hidden_deployment"})
     secrets_final_from = SECRETS_FINAL
     #: The order expenditure sequence, drawn by `warledger diagram infinity-n4`.
     extra_machines: ClassVar[dict[str, TurnMachine]] = {"order": ORDER_MACHINE}

@@ -14,10 +14,24 @@ import pytest
 
 from replay.service import GameService
 from tests.cli_helpers import run_cli
-from tests.hidden_probes import RULE_SETS, SPY, Probe, comparable, positions, probes, setup
+from tests.hidden_probes import (
+    RULE_SETS,
+    SPY,
+    Probe,
+    comparable,
+    games_of_engine_version_1,
+    positions,
+    probes,
+    setup,
+)
 from warledger.script import parse_script
 
 GAME_ID = UUID("00000000-0000-4000-8000-0000000000a1")
+
+
+@pytest.fixture(autouse=True)
+def engine_version_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    games_of_engine_version_1(monkeypatch)
 
 
 def stored(db: Path, ruleset: str, hidden_id: str, steps: list[dict[str, object]]) -> None:

@@ -15,6 +15,7 @@ from domain.w40k.commands import ModifyStratagemCost
 from replay.service import GameService, Outcome
 from tests.accepting import accept
 from tests.dice_game import DICE  # noqa: F401  (registers the test-dice rule set)
+from tests.hidden_probes import games_of_engine_version_1
 
 SETUP = Setup(ruleset="test-dice", board={"width": 10, "height": 10}, players=("red", "blue"),
               seed=5)
@@ -166,12 +167,13 @@ def test_core_phase_a_command_the_machine_allows_but_no_rule_decides(
 
 
 def test_input_a_unit_hidden_from_the_player_is_no_unit_before_any_core_rule(
-    service: GameService,
+    service: GameService, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Gate 1 resolves every unit a command names as its player may know it (CORE-OWNER):
     red, out of turn, naming blue's hidden unit as the unit to move or as a target, is
     told what an id no unit has is told; the judge, who knows every unit, is told
     CORE-JUDGE; blue, its owner, is answered by the rules, not INPUT."""
+    games_of_engine_version_1(monkeypatch)  # a 40k game stored before CORE-HIDDEN-RULES
     game_id = service.start(Setup(
         ruleset="w40k-10", board={"width": 48, "height": 48}, players=("red", "blue"), seed=1,
         units=({"id": "r1", "owner": "red", "x": 10, "y": 10},

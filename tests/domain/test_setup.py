@@ -222,3 +222,37 @@ def test_a_40k_unit_is_fielded_with_wounds_its_models_can_have(
 
     with pytest.raises(ScriptError, match=message):
         play(script("w40k-10", unit))
+
+
+@pytest.mark.parametrize("ruleset", ["t9a", "w40k-10", "mageknight-2"])
+def test_core_hidden_rules_a_hidden_unit_needs_its_rule_sets_rules_for_hiding(
+        ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CORE-HIDDEN-RULES (engine rules version 2): outside Infinity nothing says how a
+    hidden unit acts or is revealed, so the set-up is refused; a game stored before
+    keeps its hidden unit."""
+    from domain.rules_version import ENGINE
+    from tests.hidden_probes import games_of_engine_version_1
+
+    setup = Setup(ruleset=ruleset, board={"width": 48, "height": 48}, players=("red", "blue"),
+                  units=({"id": "r1", "owner": "red", "x": 10, "y": 10},
+                         {"id": "spy", "owner": "blue", "x": 30, "y": 30,
+                          "conditions": ["hidden_deployment"]}))
+    service = GameService(":memory:")
+
+    with pytest.raises(ScriptError, match=f"CORE-HIDDEN-RULES: spy is given hidden_deployment, "
+                       f"which {ruleset} has no rules for"):
+        service.start(setup)
+
+    games_of_engine_version_1(monkeypatch)
+    game_id = service.start(setup)
+    state = service.load(game_id).state
+    assert state.rules_version is not None and state.rules_version[ENGINE] == 1
+    assert "spy" in state.units
+
+
+def test_core_hidden_rules_infinity_hides_by_its_own_rules() -> None:
+    from tests.replay.test_secrets import HIDDEN_SETUP
+
+    service = GameService(":memory:")
+    game_id = service.start(HIDDEN_SETUP)
+    assert "hidden_deployment" in service.load(game_id).state.units["sniper-hd"].conditions

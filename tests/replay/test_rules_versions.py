@@ -49,9 +49,9 @@ def test_a_new_game_is_stamped_with_the_engine_and_rule_set_versions() -> None:
     game_id = play(service)
     started = facts(service, game_id)[0]
     assert isinstance(started, GameStarted)
-    assert started.rules == {"engine": 1, "test-dice": 1}
-    assert service.load(game_id).state.rules_version == {"engine": 1, "test-dice": 1}
-    assert started.payload()["rules"] == {"engine": 1, "test-dice": 1}
+    assert started.rules == {"engine": 2, "test-dice": 1}
+    assert service.load(game_id).state.rules_version == {"engine": 2, "test-dice": 1}
+    assert started.payload()["rules"] == {"engine": 2, "test-dice": 1}
 
 
 def test_a_start_stored_before_stamping_serialises_as_it_was_stored() -> None:
@@ -71,8 +71,8 @@ def test_play_continues_under_a_newer_version_from_a_step_with_no_window_open(
     service.handle(game_id, ROLL)
 
     changed = [f for f in facts(service, game_id) if isinstance(f, RulesVersionChanged)]
-    assert changed == [RulesVersionChanged(was={"engine": 1, "test-dice": 1},
-                                           versions={"engine": 1, "test-dice": 2})]
+    assert changed == [RulesVersionChanged(was={"engine": 2, "test-dice": 1},
+                                           versions={"engine": 2, "test-dice": 2})]
     assert at_least(service.load(game_id).state, **{"test-dice": 2})
     assert verify_game(service, game_id).ok
 
@@ -128,7 +128,7 @@ def test_verify_says_not_re_decided_where_the_code_no_longer_holds_a_version(
     out = capsys.readouterr().out
     assert code == 4
     assert out.startswith("NOT RE-DECIDED: step 1 (event ")
-    assert "decided under engine 1, test-dice 1: test-dice rules version 1 is no longer held" \
+    assert "decided under engine 2, test-dice 1: test-dice rules version 1 is no longer held" \
         in out and "step 2" in out
 
 

@@ -24,12 +24,18 @@ from tests.hidden_probes import (
     SPY,
     Probe,
     comparable,
+    games_of_engine_version_1,
     positions,
     probes,
     setup,
 )
 from tests.server.conftest import auth
 from warledger.server.app import create_app
+
+
+@pytest.fixture(autouse=True)
+def engine_version_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    games_of_engine_version_1(monkeypatch)
 
 
 @pytest.fixture(autouse=True)
