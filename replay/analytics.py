@@ -489,11 +489,22 @@ def _cited(ev: Ev, fact: JsonDict, out: Batch) -> None:
                    fact["rule"], fact["message"], g.game_id, aro["event_no"])
 
 
+#: Rolls made by the owner of the unit they are rolled for, whichever step makes
+#: them: a 40k charge held for Fire Overwatch is rolled in the step that closes the
+#: defender's window, but it is the charger's roll (CORE-CHARGE, w40k rules
+#: version 2). Every other roll is the rolling step's player's (a Grenade's dice
+#: are rolled for the enemy unit by the player who used it).
+ROLLED_BY_THE_SUBJECTS_OWNER = frozenset({"charge"})
+
+
 @handles("DiceRolled")
 def _dice(ev: Ev, fact: JsonDict, out: Batch) -> None:
+    """A row per die, under the player who rolled it."""
     g = ev.game
+    roller = g.owners.get(str(fact.get("subject")), g.by) \
+        if fact["purpose"] in ROLLED_BY_THE_SUBJECTS_OWNER else g.by
     for die, value in enumerate(fact["values"]):
-        out.add(DICE, g.game_id, ev.event_no, ev.step, die, g.round, g.phase, g.by,
+        out.add(DICE, g.game_id, ev.event_no, ev.step, die, g.round, g.phase, roller,
                 fact["purpose"], fact.get("sides", 6), value, fact["source"],
                 fact.get("subject"), 0)
 

@@ -88,6 +88,23 @@ def test_examples_give_a_row_per_counted_fact(tmp_path: Path) -> None:
                                      "w40k-10"]
 
 
+def test_a_charge_rolled_as_the_defenders_window_closes_is_the_chargers_roll(
+        tmp_path: Path) -> None:
+    """w40k rules version 2: red's charge waits for blue's Fire Overwatch window and is
+    rolled in blue's `pass_stratagem` step, with the dice red's step carried: the dice
+    rows are red's (CORE-CHARGE), as any die rolled for a unit is its owner's."""
+    service = GameService(str(tmp_path / "g.db"))
+    play_examples(service, ["w40k-reactive.yaml"])
+    views = Views(service, str(tmp_path / "g.db.views"))
+    views.run()
+
+    rows = views.conn.execute("select player, value, step from dice where purpose = 'charge' "
+                              "order by event_no, die").fetchall()
+    steps = views.conn.execute("select step, player from steps").fetchall()
+    assert [(p, v) for p, v, _ in rows] == [("red", 3), ("red", 2)]
+    assert dict(steps)[rows[0][2]] == "blue"  # rolled in blue's step
+
+
 def test_undone_steps_are_flagged_and_contested_clauses_counted(tmp_path: Path) -> None:
     service = GameService(str(tmp_path / "g.db"))
     game_id = dice_game_with_undo(service)
