@@ -18,7 +18,8 @@ another in every round (the order turns each round):
   which locks the table until commit: writers wait on each other.
 
 Printed per configuration: events per second written (median of the rounds, and
-its ratio to `unordered` in the same round), the reader's median time per page,
+its ratio to `unordered` in the same round, with the middle half of the rounds'
+ratios: the machine's speed drifts between rounds), the reader's median time per page,
 and the events the reader missed (summed over the rounds). A ratio below 1 is a
 cost. Results depend on the server's commit cost: say whether it runs with
 `fsync` (`SHOW fsync` is printed). Use a throwaway server: the library's insert
@@ -147,6 +148,14 @@ def server_settings(url: str) -> str:
     return f"fsync={fsync[0] if fsync else '?'}, synchronous_commit={sync[0] if sync else '?'}"
 
 
+def spread(values: list[float]) -> str:
+    """The middle half of the rounds' values (all of them, under 4 rounds)."""
+    if len(values) < 4:
+        return f"{min(values):.2f}–{max(values):.2f}"
+    quartiles = statistics.quantiles(values, n=4)
+    return f"{quartiles[0]:.2f}–{quartiles[2]:.2f}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--postgres", required=True, help="postgresql:// URL of a test server")
@@ -168,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         runs = results[config]
         ratios = [r["rate"] / b["rate"] for r, b in zip(runs, results["unordered"], strict=True)]
         print(f"| {config} | {statistics.median(r['rate'] for r in runs):,.0f} | "
-              f"{statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f}) | "
+              f"{statistics.median(ratios):.2f} ({spread(ratios)}) | "
               f"{1000 * statistics.median(r['page'] for r in runs):.2f} | "
               f"{sum(r['missed'] for r in runs):.0f} of "
               f"{args.rounds * args.writers * args.batches * 3:,} |")
