@@ -27,7 +27,7 @@ from domain.dice import DiceSource, Draw
 from domain.errors import InputError, RuleViolation
 from domain.history import History
 from domain.limits import first_out_of_range, out_of_range_message
-from domain.ruleset import Handler, Ruleset
+from domain.ruleset import Handler, Ruleset, private_opened
 from domain.state import GameState
 from domain.turns import CORE_HANDLERS
 from domain.undo import keep_undo_depth
@@ -70,7 +70,7 @@ def settle(
     `rules`: the rules versions play continues under (default: today's,
     `domain.rules_version.current`; `verify` gives those that decided the step)."""
     record = command.record()  # as stored in `StepTaken`, made once
-    check_input(state, command, dice, record)
+    check_input(state, command, dice, record, opened=private_opened(ruleset, state))
     dest, handler = check_core(ruleset, state, command)
     d = Decision(ruleset, state.working_copy(), dice, history)
     d.dest = dest
@@ -100,7 +100,7 @@ def keep_rules_version(d: Decision, versions: dict[str, int]) -> None:
 
 
 def check_input(state: GameState, command: Command, dice: DiceSource,
-                record: dict[str, Any]) -> None:
+                record: dict[str, Any], *, opened: bool = False) -> None:
     """Gate 1 (INPUT): the values can be stored, the player exists, every unit named
     is one they may know of, and the physical dice given can be dice. `record`: the
     command as stored (`Command.record`, made once per decision).
@@ -108,11 +108,13 @@ def check_input(state: GameState, command: Command, dice: DiceSource,
     Units are resolved here, before any CORE rule (window, turn, ownership) or
     clause is asked: a unit hidden from the player (CORE-OWNER, principle 5) is
     then refused exactly as an id no unit has, by every command in every position,
-    and no later rule can tell the two apart."""
+    and no later rule can tell the two apart. Once the game's end has opened what
+    players kept private (`opened`, CORE-PRIVATE-AT-END), every unit is known to
+    everyone, and a command naming one is answered as it is shown to them."""
     check_storable(command, record)
     if command.by not in state.players and command.by != JUDGE:
         raise InputError(f"{command.by!r} is not a player in this game")
-    seer = None if command.by == JUDGE else command.by
+    seer = None if command.by == JUDGE or opened else command.by
     for unit_id in command.named_units():
         state.unit_known_to(unit_id, seer)
     dice.check_fit()

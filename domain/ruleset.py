@@ -374,6 +374,15 @@ def register(ruleset: Ruleset, *aliases: str) -> Ruleset:
     return ruleset
 
 
+def private_opened(ruleset: Ruleset, state: GameState) -> bool:
+    """CORE-PRIVATE-AT-END: the game is over and its rule set opens to everyone what
+    players kept private (Infinity's Private Information). From then on nothing is
+    hidden from anyone: every view, export line, audit entry, stream event and
+    answer judged on such a state shows every unit (what was hidden before the end
+    stays out of a player's record, numbered and hashed for them as it was)."""
+    return state.finished and ruleset.reveals_at_game_end
+
+
 def find_ruleset(name: str) -> Ruleset:
     """The rule set for a script's `ruleset` value (e.g. `t9a`).
 

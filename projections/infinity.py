@@ -38,6 +38,9 @@ PATH_COLOUR = "#000"
 IGNORED_COLOUR = "#9e9e9e"
 VERDICT_COLOURS = {True: "#c62828", False: "#2e7d32"}  # AROs generated / none
 MOVEMENTS = ("move", "cautious_move")
+#: The answers to an ARO window: the check asked is the named trooper's LoF and ZoC
+#: against the order's path (CORE-ARO-ELIGIBLE).
+ANSWERS = ("aro", "pass")
 
 
 def line_of_fire_area(state: InfinityState, enemy: Trooper) -> BaseGeometry | None:
@@ -125,7 +128,8 @@ def path_overlays(state: InfinityState, path: Sequence[Point2],
 def observers_to_draw(state: InfinityState, owner: str, paths: list[list[Point2]],
                       reacting: set[str]) -> list[tuple[int, Trooper]]:
     """The enemies whose Line of Fire and Zone of Control the step's check asked about
-    (with each one's index among all the enemies, for a colour that stays theirs):
+    (with each one's index among all the enemies, for a colour that stays theirs;
+    an ARO or a pass asks about the trooper it names, `infinity_overlays`):
     for a movement, those who may react to it (CAU-13), or, when none may, the one
     whose zone comes nearest to the path (CAU-10: it stays out of every zone); with
     no movement judged, every enemy that counts."""
@@ -170,11 +174,16 @@ def infinity_overlays(state: GameState, command: dict[str, Any] | None) -> Seque
     assert isinstance(state, InfinityState)
     owner = mover_owner(state, command)
     paths = paths_to_draw(state, command)
-    mover = state.units.get(str((command or {}).get("trooper")))
+    named = str((command or {}).get("trooper"))
+    answering = (command or {}).get("do") in ANSWERS
+    # An ARO or a pass names the reacting trooper; the path is the order's trooper's.
+    mover = state.units.get(state.order.trooper if answering and state.order else named)
     reacting = set(aro_eligible(state, mover, paths[-1])) if paths and isinstance(
         mover, Trooper) else set()
+    observers = [(i, e) for i, e in enumerate(enemies_of(state, owner)) if e.id == named] \
+        if answering else observers_to_draw(state, owner, paths, reacting)
     items: list[Overlay] = []
-    for index, enemy in observers_to_draw(state, owner, paths, reacting):
+    for index, enemy in observers:
         colour = ENEMY_COLOURS[index % len(ENEMY_COLOURS)]
         items += observer_overlays(state, enemy, colour, paths[-1] if paths else None)
     for trooper in state.troopers():

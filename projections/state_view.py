@@ -13,6 +13,7 @@ from typing import Any
 
 from domain.results import result_view
 from domain.ruleset import find_ruleset
+from domain.ruleset import private_opened as opened_by
 from domain.state import GameState, known_to
 from projections.canonical import canonical_json as canonical_json  # its old home
 
@@ -44,12 +45,8 @@ def state_view(state: GameState, as_player: str | None = None) -> dict[str, Any]
 
 
 def private_opened(state: GameState) -> bool:
-    """CORE-PRIVATE-AT-END: the game is over and its rule set opens to everyone what
-    players kept private (Infinity's Private Information). From then on nothing is
-    hidden from anyone: every view, export line, audit entry and stream event judged
-    on such a state shows every unit (what was hidden before the end stays out of a
-    player's record, numbered and hashed for them as it was)."""
-    return state.finished and find_ruleset(state.ruleset).reveals_at_game_end
+    """CORE-PRIVATE-AT-END, for this state's rule set (`domain.ruleset.private_opened`)."""
+    return opened_by(find_ruleset(state.ruleset), state)
 
 
 def can_see(owner: str, conditions: list[str], as_player: str | None) -> bool:

@@ -122,6 +122,9 @@ def positions(ruleset: str) -> dict[str, list[dict[str, Any]]]:
     a pre-game phase (T9A's deployment) leaves it before blue's turn can come."""
     lead = [{"by": R, "do": "next_phase"}] if find_ruleset(ruleset).machine.before else []
     found = {**POSITIONS, **MORE.get(ruleset, {})}
+    if find_ruleset(ruleset).reveals_at_game_end:
+        # The end opens every unit to everyone (CORE-PRIVATE-AT-END): none is hidden.
+        del found["game over"]
     return {name: steps if steps[:1] != BLUES_TURN else [*lead, *steps]
             for name, steps in found.items()}
 

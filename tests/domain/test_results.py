@@ -305,3 +305,20 @@ def test_results_and_metadata_keep_hidden_information_hidden(
     text = render(audit_entries(seen_by(backend_service.stored_events(game_id), "pano")))
     assert "RESULT confirmed by nomads: nomads wins (pano 2, nomads 7)" in text
     check_player_exports(backend_service, game_id)
+
+
+def test_after_the_end_a_revealed_unit_is_named_as_any_other(service: GameService) -> None:
+    """CORE-PRIVATE-AT-END: once the end has shown pano the Hidden Deployment trooper,
+    a command naming it is answered as one naming a unit pano always saw (the game
+    is over), not as an id no unit has; before the end it was "no unit"."""
+    game_id = service.start(HIDDEN_SETUP)
+    move = {"by": "pano", "do": "move", "path": [[11, 11]]}
+    before = step(service, game_id, **{**move, "trooper": "sniper-hd"})
+    assert before.rule == "INPUT" and "no unit 'sniper-hd'" in before.message
+    accepted(service, game_id, "pano", "end_game",
+             result={"winner": "nomads", "points": {"pano": 2, "nomads": 7}})
+
+    revealed = step(service, game_id, **{**move, "trooper": "sniper-hd"})
+    seen_all_along = step(service, game_id, **{**move, "trooper": "fusilier"})
+
+    assert revealed.rule == seen_all_along.rule == "CORE-GAME-OVER"

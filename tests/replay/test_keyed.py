@@ -99,7 +99,7 @@ def head_rows(db: str) -> list[tuple[int, str]]:
             "SELECT version, mac FROM warledger_heads ORDER BY version")]
 
 
-# -- the poisoned snapshot of the issue --------------------------------------------------------
+# -- the poisoned snapshot (docs/testing.md) -----------------------------------------------
 def test_a_resealed_poisoned_snapshot_decides_the_grenade_without_a_key(tmp_path: Path) -> None:
     """The hole the key closes: past the rebuild check, a resealed snapshot is believed."""
     db, game_id, _ = grenade_game(tmp_path, KEY)

@@ -4,7 +4,7 @@ The v2 facts moved the decisions that appliers made (the undo depth, the redo
 stack, a window suspended by an undo, one-use cost modifiers, a destroyed
 unit's battle-shock test, an arrival counting as an Advance Move, a rider
 moving with its mount, a rider's tokens on mounting) into `decide`, as explicit
-facts. `data/logs-before-issue-11.jsonl.gz` holds every game the test suite
+facts. `data/v1-logs.jsonl.gz` holds every game the test suite
 stored on the code before that change (827 games, all four rule sets), with the
 state hash and the hash of the full `model_dump` after each event, computed by
 that code (`data/capture_logs.py`, a pytest plugin), and whether that code's
@@ -38,7 +38,7 @@ from projections.state_view import state_hash
 from replay.verify import VerifyFailure, redecide_all
 from tests.dice_game import DICE  # noqa: F401  (registers the test-dice rule set)
 
-FIXTURE = Path(__file__).parent / "data" / "logs-before-issue-11.jsonl.gz"
+FIXTURE = Path(__file__).parent / "data" / "v1-logs.jsonl.gz"
 
 
 def stored_games() -> Iterator[dict[str, Any]]:
@@ -72,7 +72,7 @@ def facts_of(game: dict[str, Any]) -> list[Fact]:
     return [load_fact(dict(payload)) for _, payload in game["facts"]]
 
 
-def test_the_fixture_covers_every_rule_set_and_every_fact_issue_11_made_explicit() -> None:
+def test_the_fixture_covers_every_rule_set_and_every_fact_v2_logs_make_explicit() -> None:
     kinds = {payload["type"] for game in GAMES for _, payload in game["facts"]}
     assert {g["ruleset"] for g in GAMES} >= {"t9a", "infinity-n4", "mageknight-2", "w40k-10"}
     assert kinds >= {"StepTaken", "ReactionWindowOpened", "StepsUndone", "StepsRedone",

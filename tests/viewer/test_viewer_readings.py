@@ -153,3 +153,24 @@ def test_a_refusal_of_a_command_too_malformed_to_draw_still_has_its_frame() -> N
 
     refusal = next(f for f in frames if f.get("attempt"))
     assert refusal["outcome"] == "refused: INPUT: point: not a point"
+
+
+def test_a_refused_aro_draws_the_named_troopers_check_not_the_windows() -> None:
+    """CORE-ARO-ELIGIBLE: moderator is not in the window (no LoF, far from its ZoC):
+    the refusal's frame draws moderator's Line of Fire and Zone of Control against
+    the path, not zero's (the trooper the window was opened for)."""
+    service = GameService(":memory:")
+    game_id = store_example(service, ROOT / "examples" / "infinity-cautious-aro.yaml")
+    after = 2
+    attempt = {"seat": "nomads", "at": "t", "after_step": after,
+               "label": f"refused after step {after}",
+               "command": {"by": "nomads", "do": "aro", "trooper": "moderator",
+                           "skill": "shoot"},
+               "rule": "CORE-ARO-ELIGIBLE", "message": "moderator may not react"}
+
+    frames = viewer_game(service.stored_events(game_id), attempts=[attempt]).frames
+
+    refusal = next(f for f in frames if f.get("attempt"))
+    drawn = "".join(refusal["layers"].values())
+    assert 'data-group="moderator"' in drawn and 'data-group="zero"' not in drawn
+    assert "movement path" in drawn

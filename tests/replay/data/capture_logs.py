@@ -1,4 +1,4 @@
-"""How `logs-before-issue-11.jsonl.gz` was made: a pytest plugin that keeps every
+"""How `v1-logs.jsonl.gz` was made: a pytest plugin that keeps every
 game the suite stores, then writes each with the hashes after each event, as
 computed by the code under test. Run on the code of commit 91fc8a2 (it wrote v1 logs):
 
