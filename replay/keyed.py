@@ -12,6 +12,9 @@ also signs, with HMAC-SHA256, what an attacker without the key cannot sign again
   database; in memory: a dict.
 - **snapshot MACs**: a snapshot's seal gains `__mac__`, signing the game id, its
   event number, its head hash and its state hash (`snapshot_mac`).
+- **seat MACs**: each seat row of a server's seat store signs its token hash, game,
+  role and seat (`seat_mac`; `warledger.server.seats`), so a row a database writer
+  added holds no seat.
 
 Nothing a fact holds changes: event hashes, state hashes and views are exactly
 those of an unkeyed game. A service without a key writes and reads neither, so
@@ -92,6 +95,12 @@ def snapshot_mac(key: bytes, game_id: UUID, version: int, head_hash: str,
                  state_hash: str) -> str:
     """The MAC of a snapshot's seal (its state through its state hash)."""
     return _mac(key, "warledger-snapshot", game_id, version, head_hash, state_hash)
+
+
+def seat_mac(key: bytes, token_hash: str, game_id: UUID | str, role: str, seat: str) -> str:
+    """The MAC of a seat row: the token with this hash holds this seat (`role`, `seat`)
+    of `game_id` (`warledger.server.seats`; a judge's further table: role "table")."""
+    return _mac(key, "warledger-seat", token_hash, game_id, role, seat)
 
 
 def macs_match(stored: object, expected: str) -> bool:

@@ -724,16 +724,28 @@ class GameService(Application[UUID]):
         audit, export, replay or viewer never shows a history a database writer made."""
         if self.key is None or self.heads is None:
             return list(self.events.get(game_id))  # type: ignore[arg-type]
-        events = authentic_events(self.events, game_id, None, None)
+        return self.events_after(game_id, 0, None)
+
+    def events_after(self, game_id: UUID, version: int,
+                     head_hash: str | None) -> list[GameEvent]:
+        """The game's events after event `version`, whose hash is `head_hash` (what a
+        reader that follows the log last saw: a live stream). With a server key, held to
+        `stored_events`' test from there on, not from the start: each event checked
+        against its hash and its link to the one before, and the last one standing at
+        the latest signed head (`TamperedGameError` otherwise), so nothing a database
+        writer appended is ever read past it."""
+        if self.key is None or self.heads is None:
+            return [e for e in self.events.get(game_id, gt=version) if isinstance(e, GameEvent)]
+        events = authentic_events(self.events, game_id, version, None, head_hash)
         signed = self.heads.latest(game_id)
         for _ in range(SETUP_ATTEMPTS):  # another writer moved it on between the reads
-            if not events or signed is None or signed.version <= len(events):
+            end = version + len(events)
+            if not events or signed is None or signed.version <= end:
                 break
-            events += authentic_events(self.events, game_id, len(events), None,
-                                       events[-1].hash)
+            events += authentic_events(self.events, game_id, end, None, events[-1].hash)
             signed = self.heads.latest(game_id)
         if events:
-            self._check_signed(game_id, len(events), events[-1].hash, signed)
+            self._check_signed(game_id, version + len(events), events[-1].hash, signed)
         return events
 
     def game_ids(self) -> list[UUID]:

@@ -17,8 +17,9 @@ from uuid import UUID, uuid4
 import pytest
 
 import warledger.server.seats as seats_module
+from replay.keyed import seat_mac
 from tests.conftest import POSTGRES_URL, backend_params
-from warledger.server.seats import SPECTATOR, Seat, SeatStore, token_hash
+from warledger.server.seats import SPECTATOR, Seat, SeatStore, main, token_hash
 
 
 @pytest.fixture(params=backend_params("memory", "sqlite", "postgres"))
@@ -225,3 +226,195 @@ def test_a_postgres_store_is_a_table_of_the_game_database(backend: str) -> None:
     for store in stores:
         store.close()
     assert first._pool.closed
+
+
+# -- with a server key: every seat row carries a MAC -------------------------------------
+KEY = b"a server key nobody else holds"
+
+
+@pytest.fixture(params=backend_params("memory", "sqlite", "postgres"))
+def keyed(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SeatStore]:
+    db = {"memory": ":memory:", "sqlite": str(tmp_path / "games.db"),
+          "postgres": POSTGRES_URL}[request.param]
+    assert db is not None
+    seats = SeatStore(db, KEY)
+    yield seats
+    seats.close()
+
+
+def forge_seat(store: SeatStore, game: UUID, role: str, seat: str,
+               mac: str | None = None) -> str:
+    """What a database writer does: a token of their own, its hash stored as a seat."""
+    token = f"forged-{uuid4()}"
+    store._run("INSERT INTO warledger_seats (token_hash, game_id, role, seat, mac) "
+               "VALUES (?, ?, ?, ?, ?)", (token_hash(token), str(game), role, seat, mac))
+    return token
+
+
+def test_a_keyed_store_signs_each_seat_it_issues(keyed: SeatStore) -> None:
+    game = uuid4()
+    issued = keyed.issue(game, ["red"])
+    tokens = {**issued["seats"], "": issued["spectator"]}
+    stored = dict(((role, seat), (hashed, mac)) for hashed, role, seat, mac in keyed._run(
+        "SELECT token_hash, role, seat, mac FROM warledger_seats WHERE game_id = ?",
+        (str(game),)))
+    assert stored == {
+        ("player", "red"): (token_hash(tokens["red"]), seat_mac(
+            KEY, token_hash(tokens["red"]), str(game), "player", "red")),
+        ("judge", "judge"): (token_hash(tokens["judge"]), seat_mac(
+            KEY, token_hash(tokens["judge"]), str(game), "judge", "judge")),
+        ("spectator", ""): (token_hash(tokens[""]), seat_mac(
+            KEY, token_hash(tokens[""]), str(game), "spectator", "")),
+    }
+    assert keyed.seats_held(tokens["judge"]) == [Seat(game, "judge", "judge")]
+    assert keyed.seat_in(game, tokens[""]) == Seat(game, "spectator", "")
+
+
+def test_a_seat_row_a_database_writer_added_holds_no_seat_on_a_keyed_store(
+        keyed: SeatStore) -> None:
+    """No MAC, another key's MAC, or the MAC of another row (red's, moved onto a judge's
+    row; the judge's own, with its game or role changed): the token holds nothing, as
+    an unknown token holds nothing."""
+    game, other = uuid4(), uuid4()
+    issued = keyed.issue(game, ["red"])
+    red_hash = token_hash(issued["seats"]["red"])
+    red_mac = seat_mac(KEY, red_hash, str(game), "player", "red")
+    forged = [
+        forge_seat(keyed, game, "judge", "judge"),
+        forge_seat(keyed, game, "judge", "judge", ""),
+        forge_seat(keyed, game, "judge", "judge", red_mac),
+        forge_seat(keyed, game, "player", "red", red_mac),
+        forge_seat(keyed, game, "judge", "judge", seat_mac(b"the attacker's own key!!", "x",
+                                                           str(game), "judge", "judge")),
+    ]
+    moved = f"forged-{uuid4()}"
+    forged.append(forge_seat(keyed, game, "judge", "judge", seat_mac(
+        KEY, token_hash(moved), str(other), "judge", "judge")))
+    forged.append(forge_seat(keyed, game, "judge", "judge", seat_mac(
+        KEY, token_hash(moved), str(game), "player", "judge")))
+    forged.append(forge_seat(keyed, game, "player", "red", seat_mac(
+        KEY, token_hash(moved), str(game), "player", "blue")))
+    for token in forged:
+        assert keyed.seats_held(token) == [] and keyed.seat_in(game, token) is None
+    assert len(keyed._known) == 0
+    assert keyed.seats_held(issued["seats"]["red"]) == [Seat(game, "player", "red")]
+    # Without the key, the same store holds what is in its rows (as before seats had MACs).
+    if keyed._memory is None:
+        plain = SeatStore(keyed._db)
+        try:
+            assert plain.seats_held(forged[0]) == [Seat(game, "judge", "judge")]
+        finally:
+            plain.close()
+
+
+def test_a_judge_s_further_table_a_database_writer_added_is_not_judged(
+        keyed: SeatStore) -> None:
+    first, second, third = uuid4(), uuid4(), uuid4()
+    judge = keyed.issue(first, ["red"])["seats"]["judge"]
+    keyed.issue(second, ["red"], judge=judge)
+    hashed = token_hash(judge)
+    assert keyed._run("SELECT mac FROM warledger_tables WHERE game_id = ?",
+                      (str(second),)) == [(seat_mac(KEY, hashed, str(second), "table", "judge"),)]
+    keyed._run("INSERT INTO warledger_tables (token_hash, game_id, mac) VALUES (?, ?, ?)",
+               (hashed, str(third), seat_mac(KEY, hashed, str(third), "judge", "judge")))
+    assert keyed.seat_in(third, judge) is None
+    assert keyed.seats_held(judge) == [Seat(first, "judge", "judge"),
+                                       Seat(second, "judge", "judge")]
+
+
+def test_sealing_signs_the_seats_stored_without_the_key_and_no_forged_mac(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "games.db")
+    game, second = uuid4(), uuid4()
+    plain = SeatStore(db)
+    issued = plain.issue(game, ["red"])
+    plain.issue(second, ["red"], judge=issued["seats"]["judge"])
+    keyed = SeatStore(db, KEY)
+    bad = forge_seat(keyed, game, "player", "blue", "0" * 64)
+    every = [*issued["seats"].values(), issued["spectator"]]
+    assert [keyed.seats_held(token) for token in every] == [[], [], []]
+    assert main(["seal", db], {"WARLEDGER_KEY": KEY.decode()}) == 0
+    seats = [(game, "judge", "judge"), (game, "player", "red"), (game, "spectator", ""),
+             (second, "player", "red"), (second, "spectator", "")]
+    assert capsys.readouterr().out.splitlines() == [
+        f"sealed {g} {role} {seat}".rstrip() for g, role, seat in sorted(seats, key=str)] + [
+        f"sealed {second} table judge"]
+    assert keyed.seats_held(issued["seats"]["red"]) == [Seat(game, "player", "red")]
+    assert keyed.seats_held(issued["seats"]["judge"]) == [Seat(game, "judge", "judge"),
+                                                          Seat(second, "judge", "judge")]
+    assert keyed.seats_held(bad) == []  # a wrong MAC is never sealed
+    assert keyed.seal() == []  # nothing left without one
+    keyed.close()
+    plain.close()
+
+
+@pytest.mark.parametrize("argv, environ", [
+    ([], {"WARLEDGER_KEY": KEY.decode()}), (["seal"], {"WARLEDGER_KEY": KEY.decode()}),
+    (["open", "x.db"], {"WARLEDGER_KEY": KEY.decode()}), (["seal", "x.db"], {}),
+    (["seal", "x.db", "y.db"], {"WARLEDGER_KEY": KEY.decode()}),
+])
+def test_sealing_needs_the_key_and_one_store(
+        argv: list[str], environ: dict[str, str], capsys: pytest.CaptureFixture[str],
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(argv, environ) == 2
+    assert capsys.readouterr().out == (
+        "usage: WARLEDGER_KEY=... python -m warledger.server.seats seal DB\n")
+    assert not (tmp_path / "x.db.seats").exists()
+
+
+def test_a_store_made_before_seats_had_macs_gains_the_column(tmp_path: Path) -> None:
+    import sqlite3
+
+    db = str(tmp_path / "games.db")
+    with sqlite3.connect(f"{db}.seats") as old:
+        old.execute("CREATE TABLE warledger_seats (token_hash TEXT PRIMARY KEY, game_id "
+                    "TEXT NOT NULL, role TEXT NOT NULL, seat TEXT NOT NULL)")
+        old.execute("CREATE TABLE warledger_tables (token_hash TEXT NOT NULL, game_id TEXT "
+                    "NOT NULL, PRIMARY KEY (token_hash, game_id))")
+        old.execute("INSERT INTO warledger_seats VALUES (?, ?, 'player', 'red')",
+                    (token_hash("old red"), str(uuid4())))
+    old.close()
+    store = SeatStore(db, KEY)
+    for table in ("warledger_seats", "warledger_tables"):
+        assert [row[1] for row in store._run(f"PRAGMA table_info({table})", ())][-1] == "mac"
+    assert store.seats_held("old red") == []
+    assert [role for _, role, _ in store.seal()] == ["player"]
+    assert [seat.seat for seat in store.seats_held("old red")] == ["red"]
+    store.close()
+    SeatStore(db, KEY).close()  # opened again: the column is there already
+
+
+@pytest.mark.parametrize("backend", backend_params("postgres"))
+def test_a_postgres_store_made_before_seats_had_macs_gains_the_column(backend: str) -> None:
+    import psycopg
+
+    assert POSTGRES_URL is not None
+    with psycopg.connect(POSTGRES_URL, autocommit=True) as admin:
+        for table in ("warledger_seats", "warledger_tables"):
+            admin.execute(f"ALTER TABLE IF EXISTS {table} DROP COLUMN IF EXISTS mac")
+    store = SeatStore(POSTGRES_URL, KEY)
+    try:
+        found = store._run("SELECT table_name FROM information_schema.columns WHERE "
+                           "column_name = 'mac' AND table_name IN "
+                           "('warledger_seats', 'warledger_tables')", ())
+        assert sorted(row[0] for row in found) == ["warledger_seats", "warledger_tables"]
+        game = uuid4()
+        red = store.issue(game, ["red"])["seats"]["red"]
+        assert store.seats_held(red) == [Seat(game, "player", "red")]
+    finally:
+        store.close()
+
+
+def test_sealing_closes_the_store_it_opened(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    closed: list[SeatStore] = []
+    close = SeatStore.close
+
+    def counted(self: SeatStore) -> None:
+        closed.append(self)
+        close(self)
+
+    monkeypatch.setattr(SeatStore, "close", counted)
+    assert main(["seal", str(tmp_path / "games.db")], {"WARLEDGER_KEY": KEY.decode()}) == 0
+    assert len(closed) == 1 and closed[0].key == KEY

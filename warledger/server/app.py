@@ -199,7 +199,7 @@ class Server:
     def __init__(self, db: str, max_body: int = MAX_BODY, key: bytes | None = None) -> None:
         self.db = db
         self.service = GameService(db, key=key)
-        self.seats = SeatStore(db)
+        self.seats = SeatStore(db, key)
         self.notifier = Notifier(self.service)
         self.max_body = max_body
         #: The service decides one command at a time; reads of its cached game too.
@@ -288,20 +288,23 @@ class Server:
                 self.readers -= 1
                 self.no_readers.notify_all()
 
-    def events_after(self, game_id: UUID, version: int) -> list[GameEvent]:
-        """The game's events after `version` (none once the server is closing). Read
-        beside the command being decided, not after it: the store is read by version,
-        and a game's versions are committed in order."""
+    def events_after(self, game_id: UUID, version: int,
+                     head_hash: str | None) -> list[GameEvent]:
+        """The game's events after `version`, whose hash is `head_hash` (none once the
+        server is closing); with a server key, checked from there to the latest signed
+        head (`GameService.events_after`). Read beside the command being decided, not
+        after it: the store is read by version, and a game's versions are committed in
+        order."""
         with self.reading() as open_:
             if not open_:
                 return []
-            return [e for e in self.service.events.get(game_id, gt=version)
-                    if isinstance(e, GameEvent)]
+            return self.service.events_after(game_id, version, head_hash)
 
     def numbered(self, game_id: UUID, player: str) -> list[tuple[int, GameEvent]]:
         """The player's events as `numbered_for` numbers them, kept up to date from the
         store (a cache of a function of the log: only events it has not seen are read,
-        so a command does not replay the whole game to count a player's events)."""
+        so a command does not replay the whole game to count a player's events; with a
+        server key, checked as a stream's are: `GameService.events_after`)."""
         with self.lock:
             key = (game_id, player)
             if key not in self.seers:
@@ -310,9 +313,10 @@ class Server:
                     self.seers.popitem(last=False)
             self.seers.move_to_end(key)
             seer, numbered = self.seers[key]
-            last = seer.game.version if seer.game is not None else 0
-            for event in self.service.events.get(game_id, gt=last):
-                seen = seer.see(event)  # type: ignore[arg-type]
+            last, linked = (0, None) if seer.game is None else \
+                (seer.game.version, seer.game.head_hash)
+            for event in self.service.events_after(game_id, last, linked):
+                seen = seer.see(event)
                 if seen is not None:
                     numbered.append((seen.originator_version,
                                      replace(seen, originator_version=seer.count)))
@@ -742,12 +746,20 @@ async def stream_lines(server: Server, game_id: UUID, seat: Seat, after: int,
 
     Events are read from the database by version: a game's versions are gapless and
     each is committed after the one before, so a reader that has seen version v and
-    reads `gt=v` misses none, whichever server wrote them."""
+    reads `gt=v` misses none, whichever server wrote them. With a server key each read
+    is checked from the last event sent to the latest signed head: a stream never sends
+    an event a database writer made, and ends with one `tampered` event instead."""
     reader = SeatReader(seat.player)
     idle = 0.0
     while True:
         wake = server.notifier.event_for(game_id)
-        fresh = await run_in_threadpool(server.events_after, game_id, reader.version)
+        try:
+            fresh = await run_in_threadpool(server.events_after, game_id, reader.version,
+                                            reader.head_hash)
+        except TamperedGameError as error:
+            yield b"event: tampered\ndata: %s\n\n" % orjson.dumps(
+                {"error": "tampered", "message": str(error)})
+            return
         lines = [line for line in reader.feed(fresh) if line[0] > after]
         for number, line in lines:
             yield b"id: %d\nevent: fact\ndata: %s\n\n" % (number, orjson.dumps(line))
@@ -771,10 +783,12 @@ class SeatReader:
     def __init__(self, player: str | None) -> None:
         self.seer = Seer(player) if player is not None else None
         self.version = 0
+        #: The hash of event `version` (None before the first): where the next read links.
+        self.head_hash: str | None = None
 
     def feed(self, events: list[Any]) -> Iterator[tuple[int, dict[str, Any]]]:
         for event in events:
-            self.version = event.originator_version
+            self.version, self.head_hash = event.originator_version, event.hash
             if self.seer is None:
                 yield event.originator_version, full_line(event)
                 continue

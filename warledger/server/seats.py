@@ -8,6 +8,13 @@ and compared again with `hmac.compare_digest`.
 Refused attempts are kept by the game service in the game store itself, whatever
 the front door (`replay.attempts`); an older `games.db.seats` file's are moved there.
 
+With a server key (`WARLEDGER_KEY`) each row also carries a MAC (`replay.keyed.seat_mac`:
+the token hash, the game, the role and the seat), written when the seat is issued; a
+row whose MAC is missing or wrong holds no seat, exactly as an unknown token holds
+none. So whoever can write the database cannot give a token a seat that a keyed server
+then speaks for (and signs). Rows written without the key hold no seat on a keyed
+server until its operator seals them (`python -m warledger.server.seats seal DB`).
+
 A judge's token may judge several tables: a game created with it (`issue` with
 `judge`) gets no judge's token of its own, and the table is listed under that token.
 
@@ -30,6 +37,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.bounded import Bounded
+from replay.keyed import key_from_env, macs_match, seat_mac
 from replay.sqlite_files import connect, use_wal
 from replay.storage import postgres_env, schema_setup_lock
 
@@ -41,11 +49,16 @@ SPECTATOR = "\x00spectator"
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS warledger_seats ("
     " token_hash TEXT PRIMARY KEY, game_id TEXT NOT NULL, role TEXT NOT NULL,"
-    " seat TEXT NOT NULL)",
+    " seat TEXT NOT NULL, mac TEXT)",
     # The further tables a judge's token judges (`issue` with `judge`).
     "CREATE TABLE IF NOT EXISTS warledger_tables ("
-    " token_hash TEXT NOT NULL, game_id TEXT NOT NULL, PRIMARY KEY (token_hash, game_id))",
+    " token_hash TEXT NOT NULL, game_id TEXT NOT NULL, mac TEXT,"
+    " PRIMARY KEY (token_hash, game_id))",
 )
+#: The tables whose rows carry a MAC, in stores made before seats had one (no column).
+SEALED_TABLES = ("warledger_seats", "warledger_tables")
+#: The role a judge's further table is signed as (a seat's role is never this).
+TABLE_ROLE = "table"
 
 
 @dataclass(frozen=True)
@@ -81,7 +94,8 @@ def token_hash(token: str) -> str:
 class SeatStore:
     """Seat tokens (hashed), in SQLite or PostgreSQL."""
 
-    def __init__(self, db: str) -> None:
+    def __init__(self, db: str, key: bytes | None = None) -> None:
+        self.key = key
         self.postgres = db.startswith(("postgresql://", "postgres://"))
         self._local = threading.local()
         self._db = db
@@ -108,6 +122,7 @@ class SeatStore:
         with schema_setup_lock(env):
             for statement in SCHEMA:
                 self._run(statement, ())
+            self._add_mac_columns()
 
     # -- plumbing -------------------------------------------------------------------
     @contextmanager
@@ -131,6 +146,18 @@ class SeatStore:
         with self._sqlite() as connection:
             return connection.execute(sql, params).fetchall()
 
+    def _add_mac_columns(self) -> None:
+        """A store made before seats had MACs gains the (empty) column."""
+        for table in SEALED_TABLES:
+            if self.postgres:
+                self._run(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS mac TEXT", ())
+            elif "mac" not in {row[1] for row in self._run(f"PRAGMA table_info({table})", ())}:
+                self._run(f"ALTER TABLE {table} ADD COLUMN mac TEXT", ())
+
+    def _mac(self, hashed: str, game_id: object, role: str, seat: str) -> str | None:
+        return None if self.key is None else seat_mac(self.key, hashed, str(game_id), role,
+                                                      seat)
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.close()
@@ -146,33 +173,64 @@ class SeatStore:
         if judge is None:
             tokens[JUDGE_SEAT] = self._new_token(game_id, "judge", JUDGE_SEAT)
         else:
-            self._run("INSERT INTO warledger_tables (token_hash, game_id) VALUES (?, ?)",
-                      (token_hash(judge), str(game_id)))
+            hashed = token_hash(judge)
+            self._run("INSERT INTO warledger_tables (token_hash, game_id, mac) "
+                      "VALUES (?, ?, ?)", (hashed, str(game_id),
+                                           self._mac(hashed, game_id, TABLE_ROLE, JUDGE_SEAT)))
             tokens[JUDGE_SEAT] = judge
         return {"seats": tokens, "spectator": self._new_token(game_id, "spectator", "")}
 
     def _new_token(self, game_id: UUID, role: str, seat: str) -> str:
         token = secrets.token_urlsafe(32)
-        self._run("INSERT INTO warledger_seats (token_hash, game_id, role, seat) "
-                  "VALUES (?, ?, ?, ?)", (token_hash(token), str(game_id), role, seat))
+        hashed = token_hash(token)
+        self._run("INSERT INTO warledger_seats (token_hash, game_id, role, seat, mac) "
+                  "VALUES (?, ?, ?, ?, ?)",
+                  (hashed, str(game_id), role, seat, self._mac(hashed, game_id, role, seat)))
         return token
 
     def seats_held(self, token: str) -> list[Seat]:
         """Every seat the token holds, read from the store: the one it was issued for,
-        then, for a judge's token, the further tables it judges; none for a wrong token."""
+        then, for a judge's token, the further tables it judges; none for a wrong token.
+        With a server key, a row whose MAC is missing or wrong holds no seat."""
         wanted = token_hash(token)
         rows = self._run(
-            "SELECT token_hash, game_id, role, seat FROM warledger_seats WHERE token_hash = ?",
-            (wanted,)) + sorted(self._run(
-                "SELECT token_hash, game_id, 'judge', 'judge' FROM warledger_tables "
-                "WHERE token_hash = ?", (wanted,)))
+            "SELECT token_hash, game_id, role, seat, mac, role FROM warledger_seats "
+            "WHERE token_hash = ?", (wanted,)) + sorted(self._run(
+                f"SELECT token_hash, game_id, 'judge', 'judge', mac, '{TABLE_ROLE}' "
+                "FROM warledger_tables WHERE token_hash = ?", (wanted,)))
         held = tuple(Seat(UUID(str(game)), str(role), str(seat))
-                     for stored, game, role, seat in rows
-                     if hmac.compare_digest(str(stored), wanted))
+                     for stored, game, role, seat, mac, signed_as in rows
+                     if hmac.compare_digest(str(stored), wanted)
+                     and self._sealed(wanted, game, signed_as, seat, mac))
         if held:
             with self._known_lock:
                 self._known.keep(wanted, held)
         return list(held)
+
+    def _sealed(self, hashed: str, game: object, role: str, seat: str, mac: object) -> bool:
+        """Whether a row holds its seat: always without a key; with one, only if its
+        MAC holds."""
+        expected = self._mac(hashed, game, role, seat)
+        return expected is None or macs_match(mac, expected)
+
+    def seal(self) -> list[tuple[str, str, str]]:
+        """Sign, with the key, every row that has no MAC (rows written without the key);
+        a row whose MAC is wrong is left as it is. Returns the (game, role, seat) of each
+        row signed, for the operator to compare with the games' seats."""
+        assert self.key is not None, "sealing seats needs the server key"
+        sealed: list[tuple[str, str, str]] = []
+        for hashed, game, role, seat in self._run(
+                "SELECT token_hash, game_id, role, seat FROM warledger_seats "
+                "WHERE mac IS NULL ORDER BY game_id, role, seat", ()):
+            self._run("UPDATE warledger_seats SET mac = ? WHERE token_hash = ?",
+                      (self._mac(hashed, game, role, seat), hashed))
+            sealed.append((str(game), str(role), str(seat)))
+        for hashed, game in self._run("SELECT token_hash, game_id FROM warledger_tables "
+                                      "WHERE mac IS NULL ORDER BY game_id", ()):
+            self._run("UPDATE warledger_tables SET mac = ? WHERE token_hash = ? AND game_id = ?",
+                      (self._mac(hashed, game, TABLE_ROLE, JUDGE_SEAT), hashed, game))
+            sealed.append((str(game), TABLE_ROLE, JUDGE_SEAT))
+        return sealed
 
     def seat_in(self, game_id: UUID, token: str) -> Seat | None:
         """The seat a token holds in this game, or None (a wrong token, or one that
@@ -188,3 +246,26 @@ class SeatStore:
 def seat_of_game(held: Iterable[Seat], game_id: UUID) -> Seat | None:
     """The one of these seats that is in this game, or None."""
     return next((seat for seat in held if seat.game_id == game_id), None)
+
+
+def main(argv: Sequence[str], environ: dict[str, str] | None = None) -> int:
+    """`python -m warledger.server.seats seal DB`: sign with `WARLEDGER_KEY` the seats
+    stored without it (one line per seat signed). Run it only on a store whose seats
+    you trust now: it signs whatever rows it finds without a MAC."""
+    key = key_from_env(environ)
+    if list(argv[:1]) != ["seal"] or len(argv) != 2 or key is None:
+        print("usage: WARLEDGER_KEY=... python -m warledger.server.seats seal DB")
+        return 2
+    store = SeatStore(argv[1], key)
+    try:
+        for game, role, seat in store.seal():
+            print(f"sealed {game} {role} {seat}".rstrip())
+    finally:
+        store.close()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover - the command line's entry
+    import sys
+
+    sys.exit(main(sys.argv[1:]))
