@@ -291,7 +291,10 @@ def test_undoing_the_end_of_the_game_undoes_its_result(service: GameService) -> 
 def test_results_and_metadata_keep_hidden_information_hidden(
     backend_service: GameService,
 ) -> None:
-    """Results are public; a Hidden Deployment trooper stays out of the opponent's view."""
+    """Results are public. Infinity's Private Information opens at the end
+    (CORE-PRIVATE-AT-END): the ended game's view shows the Hidden Deployment trooper
+    to its opponent, while what they could not see before the end stays out of their
+    export and audit (`check_player_exports`)."""
     setup = HIDDEN_SETUP.model_copy(update={"metadata": GameMetadata.model_validate(
         {"players": {"pano": {"faction": "PanOceania"}, "nomads": {"faction": "Nomads"}}})})
     game_id = backend_service.start(setup)
@@ -301,7 +304,10 @@ def test_results_and_metadata_keep_hidden_information_hidden(
 
     pano = view(backend_service, game_id, "pano")
     assert pano["result"]["winner"] == "nomads" and pano["metadata"]["players"]["pano"]
-    assert "sniper-hd" not in pano["units"]
+    assert pano["units"]["sniper-hd"]["owner"] == "nomads"  # opened at the end
+    before_end = [e for e in seen_by(backend_service.stored_events(game_id), "pano")
+                  if e.step == 0]
+    assert not any("sniper-hd" in str(e.fact) for e in before_end)
     text = render(audit_entries(seen_by(backend_service.stored_events(game_id), "pano")))
     assert "RESULT confirmed by nomads: nomads wins (pano 2, nomads 7)" in text
     check_player_exports(backend_service, game_id)

@@ -60,17 +60,33 @@ def audit_text(service: GameService, game_id: UUID, player: str) -> str:
     return render(entries, lang=True) + orjson.dumps(as_json(entries)).decode()
 
 
+def until_the_end(text: str, end: str) -> str:
+    """The lines of an export or audit before the first that names `end`."""
+    lines = text.splitlines()
+    return "\n".join(lines[:next((i for i, line in enumerate(lines) if end in line),
+                                  len(lines))])
+
+
 def check_player_exports(service: GameService, game_id: UUID) -> None:
+    """No player's export, audit or view holds a unit hidden from them. Once a game
+    whose Private Information opens at the end has ended (CORE-PRIVATE-AT-END), its
+    view shows every unit, and only what came before the end must keep them out."""
     game = service.load(game_id)
+    opened = game.state.finished and game.ruleset.reveals_at_game_end
     for player in game.state.players:
         text = export_text(service, game_id, player)
         audit = audit_text(service, game_id, player)
         view = orjson.dumps(state_view(game.state, player)).decode()
         assert "SeedSealed" not in text + audit and '"seed"' not in text + audit
+        if opened:
+            text, audit = until_the_end(text, "GameEnded"), until_the_end(audit, "end_game")
         for unit_id in secrets_for(service, game_id, player):
             assert unit_id not in text, f"{unit_id} leaks into {player}'s export"
             assert unit_id not in audit, f"{unit_id} leaks into {player}'s audit"
-            assert unit_id not in view, f"{unit_id} leaks into {player}'s view"
+            if opened:
+                assert unit_id in view, f"{unit_id} is not open to {player} at the end"
+            else:
+                assert unit_id not in view, f"{unit_id} leaks into {player}'s view"
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
