@@ -80,5 +80,5 @@ def test_a_version_change_that_drops_a_version_goes_back(
     verdict = verify_game(GameService(db), game_id)
 
     assert (verdict.ok, verdict.bad_version) == (False, changed[0])
-    assert verdict.reason == ("the rules versions go back from engine 1, test-dice 1 to "
+    assert verdict.reason == ("the rules versions go back from engine 2, test-dice 1 to "
                               "test-dice 2")
