@@ -10,7 +10,7 @@ end-of-phase and end-of-game hooks. The shared decision gate is in
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar
@@ -57,6 +57,9 @@ class Wiring:
     #: The oldest of its versions whose rules the code still holds: a step decided
     #: under an older one cannot be decided again (`verify` says so).
     oldest_rules_version: int = 1
+    #: Its candidates for what a seat may do now (`domain.options.Offers`): the
+    #: commands its data lists, each decided by the gate before it is offered.
+    offers: Callable[[GameState, str], Iterable[Any]] | None = None
 
 
 def facts_of(module: ModuleType) -> tuple[type[Fact], ...]:

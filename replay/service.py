@@ -48,6 +48,7 @@ from domain.errors import RuleViolation
 from domain.game import Game, project_game
 from domain.gate import settle
 from domain.history import History, LogHistory
+from domain.options import Options, options
 from domain.ruleset import Setup
 from domain.state import GameState
 from events.base import Fact
@@ -450,6 +451,13 @@ class GameService(Application[UUID]):
             self.attempt_log.keep(game_id, seat_of(command), at, after,
                                   kept_command(command, dice), outcome.rule, outcome.message)
         return replace(outcome, step=after)
+
+    def options(self, game_id: UUID, seat: str) -> Options:
+        """What `seat` (a player or the judge) may do now in the game, each command
+        with its parameter domain, asked of the gate that decides (`domain.options`).
+        With a server key, only once the game stands at its latest signed head."""
+        game = self.decision_copy(game_id)
+        return options(game.ruleset, game.state, seat, self.history(game.id, game.head_hash))
 
     def attempts(self, game_id: UUID, seat: str | None = None) -> list[Attempt]:
         """A game's refused attempts: all of them (the judge's), or one seat's own.

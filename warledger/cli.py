@@ -204,6 +204,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     step.set_defaults(handler=cmd_step)
 
+    options = sub.add_parser(
+        "options", help="what a seat may do now: every command it may issue, with the "
+        "values each may take (asked of the gate that decides)")
+    add_game_args(options)
+    options.add_argument("--as", dest="seat", required=True,
+                         help="the seat: a player, or 'judge'")
+    options.add_argument("--json", action="store_true",
+                         help="as JSON (docs/CONTRACT.md, section Options)")
+    options.set_defaults(handler=cmd_options)
+
     audit = sub.add_parser("audit", help="a readable timeline of every step")
     add_game_args(audit)
     audit.add_argument("--fold", action="store_true", help="hide undone branches")
@@ -645,6 +655,22 @@ def cmd_step(args: argparse.Namespace) -> int:
 
     print_json(step_result(service, game_id, outcome, str(data.get("by", ""))))
     return 0 if outcome.accepted else 1
+
+
+def cmd_options(args: argparse.Namespace) -> int:
+    """Print what the seat may do now (`domain.options`), in words or as JSON."""
+    from domain.commands import JUDGE
+    from projections.options_text import options_text
+
+    service, game_id = open_game(args)
+    if args.seat != JUDGE:
+        check_player(service.load(game_id).state, args.seat)
+    found = service.options(game_id, args.seat)
+    if args.json:
+        print_json(found.as_data())
+    else:
+        print(options_text(found))
+    return 0
 
 
 def cmd_audit(args: argparse.Namespace) -> int:

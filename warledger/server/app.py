@@ -627,6 +627,15 @@ def create_app(db: str, *, max_body: int = MAX_BODY, key: bytes | None = None) -
         view, head = await run_in_threadpool(server.view, game_id, seat)
         return JSONResponse(view, headers={"ETag": f'"{head.number}"'})
 
+    def seat_options(game_id: UUID, seat: Seat) -> dict[str, Any]:
+        """What the token's seat may do now (`GameService.options`); a spectator
+        (a name no player may take) may do nothing."""
+        return server.service.options(game_id, seat.name).as_data()
+
+    async def get_options(request: Request) -> Response:
+        game_id, seat = await who(request)
+        return JSONResponse(await run_in_threadpool(seat_options, game_id, seat))
+
     async def get_head(request: Request) -> Response:
         game_id, seat = await who(request)
         head = await run_in_threadpool(server.head, game_id, seat)
@@ -721,6 +730,7 @@ def create_app(db: str, *, max_body: int = MAX_BODY, key: bytes | None = None) -
         Route("/games/{game}", get_head, methods=["GET"]),
         Route("/games/{game}/commands", post_command, methods=["POST"]),
         Route("/games/{game}/state", get_state, methods=["GET"]),
+        Route("/games/{game}/options", get_options, methods=["GET"]),
         Route("/games/{game}/export", get_export, methods=["GET"]),
         Route("/games/{game}/audit", get_audit, methods=["GET"]),
         Route("/games/{game}/attempts", get_attempts, methods=["GET"]),
