@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -31,7 +31,7 @@ from domain.state import GameState
 from events.base import HIDDEN_CONDITIONS, Fact
 from events.core import Board, GameStarted, TerrainPiece, UnitFielded
 from events.results import GameMetadata
-from events.rule_sets import RULE_SETS
+from events.rule_sets import rule_sets
 
 Handler = Callable[[Decision, Any], None]
 
@@ -57,6 +57,12 @@ class Wiring:
     #: The oldest of its versions whose rules the code still holds: a step decided
     #: under an older one cannot be decided again (`verify` says so).
     oldest_rules_version: int = 1
+    #: The viewer's timeline marker of each of its fact types that marks one (a
+    #: stratagem used, a casualty): `projections.viewer.markers_of`.
+    markers: Mapping[type[Fact], str] = field(default_factory=dict)
+    #: The terrain kinds a moving base may not enter (the viewer marks where a path
+    #: first meets one: `projections.overlays`).
+    movement_blockers: frozenset[str] = frozenset({"impassable", "blocking"})
     #: Its candidates for what a seat may do now (`domain.options.Offers`): the
     #: commands its data lists, each decided by the gate before it is offered.
     offers: Callable[[GameState, str], Iterable[Any]] | None = None
@@ -409,7 +415,7 @@ def load_rulesets(names: Sequence[str] | None = None) -> None:
     benchmarks) are registered by calling `register`."""
     import importlib
 
-    for entry in RULE_SETS:
+    for entry in rule_sets():
         if entry.name in RULESETS or (names is not None and entry.name not in names
                                       and entry.package not in names):
             continue

@@ -18,7 +18,7 @@ from pydantic import Field, TypeAdapter
 
 from events.base import FACT_TYPES, Fact, legacy_type, upcast
 from events.core import GameStarted
-from events.rule_sets import CORE_FACT_MODULES, RULE_SETS, entry_named
+from events.rule_sets import CORE_FACT_MODULES, entry_named, rule_sets
 
 #: Were every rule set's fact modules imported (`load_facts()`)?
 _EVERY_RULE_SET = [False]
@@ -34,7 +34,7 @@ def load_facts(ruleset: str | None = None) -> None:
     if entry is not None:
         importlib.import_module(entry.facts_module)
         return
-    for module in (*CORE_FACT_MODULES, *(each.facts_module for each in RULE_SETS)):
+    for module in (*CORE_FACT_MODULES, *(each.facts_module for each in rule_sets())):
         importlib.import_module(module)
     _EVERY_RULE_SET[0] = True
 

@@ -35,9 +35,17 @@ def overlays_for(state: GameState, command: dict[str, Any] | None) -> Sequence[O
     return [*drawn, *path_blocked(state, command)]
 
 
-#: Terrain kinds a moving base may not enter, by rule set (the default: both).
-MOVEMENT_BLOCKERS: dict[str, frozenset[str]] = {"t9a": frozenset({"impassable"})}
 BLOCKED = "#c62828"
+
+
+def movement_blockers(ruleset: str) -> frozenset[str]:
+    """The terrain kinds a moving base may not enter in `ruleset` (its wiring table's
+    `movement_blockers`)."""
+    from domain.ruleset import find_ruleset
+
+    wiring = find_ruleset(ruleset).wiring
+    return wiring.movement_blockers if wiring is not None else frozenset(
+        {"impassable", "blocking"})
 
 
 def path_blocked(state: GameState, command: dict[str, Any] | None) -> list[Overlay]:
@@ -57,7 +65,7 @@ def path_blocked(state: GameState, command: dict[str, Any] | None) -> list[Overl
     if len(points) < 2:
         return []
     line = LineString(points)
-    kinds = MOVEMENT_BLOCKERS.get(state.ruleset, frozenset({"impassable", "blocking"}))
+    kinds = movement_blockers(state.ruleset)
     hits: list[tuple[float, str]] = []
     for piece in state.terrain:
         if piece.kind not in kinds:

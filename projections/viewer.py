@@ -27,6 +27,7 @@ from typing import Any
 from shapely.geometry import LineString
 
 from domain.game import Game
+from domain.ruleset import find_ruleset
 from domain.state import GameState
 from events.core import (
     DiceRolled,
@@ -70,13 +71,6 @@ MARKERS: dict[type, str] = {
     RequestRefused: "refusal",
     RulingRecorded: "ruling",
     GameEnded: "end",
-}
-#: Fact types (by name) that mark a stratagem or a casualty in any rule set.
-NAMED_MARKERS = {
-    "StratagemUsed": "stratagem",
-    "FigureEliminated": "casualty",
-    "T9ARemovedAsCasualty": "casualty",
-    "RiderLost": "casualty",
 }
 
 
@@ -399,9 +393,11 @@ def markers_of(shown: Sequence[GameEvent], before: GameState | None,
     """The timeline markers of a step: phase starts, stratagems, AROs, casualties,
     undos, refusals and rulings."""
     kinds: list[str] = []
+    wiring = find_ruleset(after.ruleset).wiring
+    own = wiring.markers if wiring is not None else {}
     for event in shown:
         fact = event.fact
-        kind = MARKERS.get(type(fact)) or NAMED_MARKERS.get(fact.type)
+        kind = MARKERS.get(type(fact)) or own.get(type(fact))
         if isinstance(fact, ReactionWindowOpened) and fact.kind == "aro":
             kind = "aro"
         if isinstance(fact, ReactionDeclared) and fact.answer not in ("pass", "no"):

@@ -319,6 +319,23 @@ def known_fact_types() -> frozenset[str]:
     return frozenset(HANDLERS) | NO_ROWS
 
 
+@functools.cache
+def facts_without_rows(ruleset: str) -> frozenset[str]:
+    """The facts of a rule set with no analytic tables of its own (one an installed
+    distribution adds: docs/extending.md): they count in no table, as `NO_ROWS` do,
+    while its games, steps, dice and citations count as every game's. Empty for a
+    rule set whose facts this module counts, so a new fact of it still stops the fold."""
+    if ruleset in OWN_TABLES:
+        return frozenset()
+    try:
+        wiring = find_ruleset(ruleset).wiring
+    except ScriptError:
+        return frozenset()
+    if wiring is None:
+        return frozenset()
+    return frozenset(str(f.model_fields["type"].default) for f in wiring.facts)
+
+
 # -- the game and its steps ---------------------------------------------------------------
 @functools.cache
 def start_of(ruleset: str) -> tuple[int, str | None]:
@@ -776,7 +793,8 @@ class Fold:
                 fact = upcast(fact)
             kind = fact.get("type")
             handler = handlers.get(kind)
-            if handler is None and kind not in NO_ROWS:
+            if handler is None and kind not in NO_ROWS and kind not in facts_without_rows(
+                    game.ruleset):
                 raise UnknownFactError(
                     f"the analytic projections do not know fact type {kind!r} (event "
                     f"{version} of game {game_id}, notification {notification_id}); nothing "

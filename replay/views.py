@@ -285,9 +285,9 @@ def rule_set_modules() -> list[str]:
     """The modules that registered rule sets of their own (tests, benchmarks): the
     helper imports them; the rule sets of `events.rule_sets` load by name."""
     from domain.ruleset import RULESETS
-    from events.rule_sets import RULE_SETS
+    from events.rule_sets import rule_sets
 
-    wired = {entry.name for entry in RULE_SETS}
+    wired = {entry.name for entry in rule_sets()}
     return sorted({type(ruleset).__module__ for name, ruleset in RULESETS.items()
                    if name not in wired})
 

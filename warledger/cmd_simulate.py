@@ -12,7 +12,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add the `simulate` subcommand."""
     parser = sub.add_parser(
         "simulate", help="play complete, legal simulated games (seeded, reproducible)")
-    parser.add_argument("ruleset", help="t9a | infinity-n4 | mageknight-2 | w40k-10")
+    parser.add_argument("ruleset", help="the rule set's name (an unknown name lists every one)")
     parser.add_argument("--games", type=int, default=1, help="how many games (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="the simulation's seed (default 0)")
     parser.add_argument("--db", required=True, help="SQLite path or postgresql:// URL")

@@ -30,11 +30,9 @@ from domain.ruleset import Setup, find_ruleset, first_error
 from domain.state import GameState
 from events.core import Board, TerrainPiece
 from events.results import GameMetadata
-from events.rule_sets import RULE_SET_NAMES
 from projections.state_view import state_view
 from replay.service import GameService, Outcome
 
-RULESETS = RULE_SET_NAMES
 #: The most steps a script may hold (a whole game has some hundreds).
 MAX_STEPS = 10_000
 

@@ -94,6 +94,8 @@ WIRING = Wiring(
     #: Its rules versions after the first (`domain.rules_version`): none yet, so every
     #: Mage Knight game is decided under version 1.
     rules_changes=(),
+    markers={mageknight_facts.FigureEliminated: "casualty",
+             mageknight_facts.RiderLost: "casualty"},
 )
 
 

@@ -66,6 +66,9 @@ WIRING = Wiring(
     facts=facts_of(t9a_facts),
     overlays="projections.t9a:t9a_overlays",
     rules_changes=RULES_CHANGES,
+    # A moving unit may not enter Impassable Terrain (RULINGS, Unit Spacing: AMB-15).
+    movement_blockers=frozenset({"impassable"}),
+    markers={t9a_facts.T9ARemovedAsCasualty: "casualty"},
 )
 
 

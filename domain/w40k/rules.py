@@ -87,6 +87,7 @@ WIRING = Wiring(
     facts=facts_of(w40k_facts),
     overlays="projections.w40k:w40k_overlays",
     rules_changes=RULES_CHANGES,
+    markers={w40k_facts.StratagemUsed: "stratagem"},
 )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 import pytest
 
@@ -42,3 +43,18 @@ def test_every_fact_type_has_exactly_one_applier() -> None:
         expected = CORE_FACT_MODULES if owner == "core" else (
             next(e.facts_module for e in RULE_SETS if e.name == owner),)
         assert fact_type.__module__ in expected, (fact_type, owner)
+
+
+def test_the_built_in_rule_sets_are_registered_as_entry_points() -> None:
+    """pyproject.toml registers each built-in rule set in the group
+    `warledger.rule_sets`, naming the same entry events/rule_sets.py holds for a
+    source tree that runs uninstalled."""
+    import tomllib
+
+    from events import rule_sets
+
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    points = project["project"]["entry-points"][rule_sets.ENTRY_POINT_GROUP]
+    named = {name: getattr(rule_sets, value.split(":")[1]) for name, value in points.items()}
+
+    assert named == {entry.name: entry for entry in rule_sets.BUILT_IN}
